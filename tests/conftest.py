@@ -1,0 +1,1 @@
+"""Shared fixtures. Sub-folders add their own conftest.py for their subsystem."""
