@@ -46,6 +46,11 @@ class Match:
         self._catalog: dict[str, AttackCard] = {c.name: c for c in setup.deck.cards}
         self._catalog[CANDLE] = CANDLE_CARD
         self._skills = {s.name: s for s in setup.skills}
+        self._reactions: list[dict[str, list[SpecialAttack]]] = [{}, {}]
+        for i, f in enumerate(setup.fighters):
+            for sp in f.specials:
+                if sp.trigger:
+                    self._reactions[i].setdefault(sp.trigger, []).append(sp)
         self._events: list[dict[str, Any]] = []
         self._stack: list[State] = []
         # What each event caused, in words (derived, so it lives beside the states, not in them).
@@ -386,15 +391,20 @@ class Match:
 
         return assign(0)
 
-    def _payments(self, player: int, cost: tuple[CostItem, ...]) -> list[list[str]]:
-        """Every distinct way (by card names) to pay the cost from hand."""
-        hand = sorted(self._s.players[player].hand)
+    def _payments(self, player: int, cost: tuple[CostItem, ...], *, first_only: bool = False) -> list[list[str]]:
+        """Every distinct way (by card names) to pay the cost from hand; with first_only, at most one."""
         if not cost:
             return [[]]
+        hand = sorted(self._s.players[player].hand)
         key = (tuple(hand), cost)
         memo = self._payment_memo.get(key)
         if memo is not None:
             return [list(p) for p in memo]
+        # A quick refusal: some cost symbol no card in hand can pay.
+        symbols = {sym for c in hand for sym in self._symbols(c)}
+        if "wild" not in symbols and not all("wild" in i.any_of or symbols & set(i.any_of) for i in cost):
+            self._payment_memo[key] = ()
+            return []
         out: list[list[str]] = []
         seen: set[tuple[str, ...]] = set()
         for size in range(max(1, (len(cost) + 1) // 2), min(len(cost), len(hand)) + 1):
@@ -404,13 +414,15 @@ class Match:
                 seen.add(combo)
                 if self._pays(cost, list(combo)):
                     out.append(list(combo))
+                    if first_only:
+                        return out
         if len(self._payment_memo) > 20_000:  # bounded: hands repeat a lot within a match
             self._payment_memo.clear()
         self._payment_memo[key] = tuple(tuple(p) for p in out)
         return out
 
     def _can_pay(self, player: int, cost: tuple[CostItem, ...]) -> bool:
-        return bool(self._payments(player, cost))
+        return bool(self._payments(player, cost, first_only=True))
 
     def _take_payment(self, player: int, cost: tuple[CostItem, ...], pay: list[str], rule: str, what: str) -> None:
         hand = list(self._s.players[player].hand)
@@ -784,10 +796,7 @@ class Match:
             getattr(self, f"_{s.ctx['kind']}_{s.ctx['stage']}")()
 
     def _reaction_options(self, player: int, trigger: str) -> list[SpecialAttack]:
-        return [
-            sp for sp in self.setup.fighters[player].specials
-            if sp.trigger == trigger and self._can_pay(player, sp.cost)
-        ]
+        return [sp for sp in self._reactions[player].get(trigger, ()) if self._can_pay(player, sp.cost)]
 
     def _open_reaction(self, player: int, trigger: str, next_stage: str) -> None:
         s = self._s
