@@ -109,8 +109,8 @@ class CountdownConfig(_Section):
     # A beep must end well inside its second.
     beep_ms: Annotated[StrictInt, Field(ge=10, le=500)]
     final_tone_ms: Annotated[StrictInt, Field(ge=50, le=3000)]
-    beep_hz: Annotated[Number, Field(ge=100, le=10000)]
-    final_hz: Annotated[Number, Field(ge=100, le=10000)]
+    beep_hz: Annotated[Number, Field(ge=100, le=5000)]
+    final_hz: Annotated[Number, Field(ge=100, le=5000)]
 
     @model_validator(mode="after")
     def _final_tone_is_distinct(self) -> CountdownConfig:
