@@ -542,5 +542,6 @@ def open_source(
             return VideoCaptureSource(index, **{**live, "open_timeout": min(open_timeout, 2.0)})
         except CameraError as exc:
             log.info("camera auto: %s; using the synthetic demo feed", exc)
+        name = name or "synthetic (auto: no camera found)"
     return SyntheticSource(make_frame, resolution=resolution, fps=fps, realtime=realtime,
                            name=name or "synthetic")

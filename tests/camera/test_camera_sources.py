@@ -161,7 +161,8 @@ def test_open_source_kinds(png_folder):
 def test_auto_without_cameras_falls_back_to_the_demo_feed(monkeypatch):
     monkeypatch.setitem(sys.modules, "picamera2", None)  # not installed
     with open_source("auto", index=63, resolution=SIZE, realtime=False, open_timeout=0.5) as source:
-        assert isinstance(source, SyntheticSource) and source.name == "synthetic"
+        assert isinstance(source, SyntheticSource)
+        assert source.name == "synthetic (auto: no camera found)"
 
 
 def test_picamera2_missing_says_how_to_install(monkeypatch):
