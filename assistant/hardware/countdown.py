@@ -17,6 +17,7 @@ from __future__ import annotations
 import enum
 import logging
 import math
+import os
 import threading
 import time
 from dataclasses import dataclass
@@ -90,6 +91,7 @@ class Countdown:
         led: StatusLed | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleeper: Sleeper = wait_on_event,
+        realtime_priority: bool = True,
     ):
         if isinstance(seconds, bool) or not isinstance(seconds, int) or seconds < 1:
             raise ValueError(f"seconds must be a whole number >= 1, not {seconds!r}")
@@ -102,6 +104,7 @@ class Countdown:
         self._led = led
         self._clock = clock
         self._sleeper = sleeper
+        self._realtime_priority = realtime_priority
         self._lock = threading.RLock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -214,6 +217,8 @@ class Countdown:
         return steps
 
     def _run(self, stop: threading.Event, steps: list[_Step]) -> None:
+        if self._realtime_priority:
+            raise_thread_priority()
         for step in steps:
             if not self._wait_until(step.at, stop):
                 return
@@ -276,6 +281,31 @@ class Countdown:
             self._beeper.silence()
         if self._led and not self._led.closed:
             self._led.off()
+
+
+# Below the kernel's own real-time threads (50 for IRQ threads), above everything normal.
+REALTIME_PRIORITY = 10
+
+
+def raise_thread_priority() -> str:
+    """Best effort: make the calling thread real-time (SCHED_FIFO), else less nice.
+
+    On a Pi busy with OpenCV a normal thread can be scheduled tens of milliseconds late;
+    a SCHED_FIFO thread is not. It needs root or CAP_SYS_NICE (systemd:
+    ``AmbientCapabilities=CAP_SYS_NICE``); without it the countdown still runs, at
+    normal priority. Returns what it got, for the log.
+    """
+    try:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(REALTIME_PRIORITY))
+        return "SCHED_FIFO"
+    except (AttributeError, OSError):
+        pass
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), -10)
+        return "nice -10"
+    except (AttributeError, OSError):
+        log.debug("countdown thread stays at normal priority (no CAP_SYS_NICE)")
+        return "normal"
 
 
 def _call(callback: Callable[[], object]) -> None:

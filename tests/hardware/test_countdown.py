@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 
 import pytest
 
 from assistant.hardware.buzzer import Beeper
-from assistant.hardware.countdown import Countdown, FinishReason, whole_seconds_left
+from assistant.hardware.countdown import Countdown, FinishReason, raise_thread_priority, whole_seconds_left
 from assistant.hardware.led import StatusLed
 
 BUZZER, LED = 18, 27
@@ -230,3 +231,16 @@ def test_real_time_countdown_on_mock_pins(mock_factory, beeper):
     assert len(pin.states) == len(expected)
     pin.assert_states_and_times(expected)
     assert record.ticks == [2, 1]
+
+
+def test_thread_priority_falls_back_without_the_capability(monkeypatch):
+    def refused(*args):
+        raise PermissionError("Operation not permitted")
+
+    niced = []
+    monkeypatch.setattr(os, "sched_setscheduler", refused)
+    monkeypatch.setattr(os, "setpriority", lambda which, who, value: niced.append(value))
+    assert raise_thread_priority() == "nice -10"
+    assert niced == [-10]
+    monkeypatch.setattr(os, "setpriority", refused)
+    assert raise_thread_priority() == "normal"
