@@ -166,10 +166,11 @@ def _issues(exc: ValidationError, data: dict[str, Any], origins: dict[str, str],
         ctx = error.get("ctx") or {}
         if error["type"] == "config_rule":
             # A cross-field rule raised at the table names the key it blames.
-            blamed, also = ctx["key"], ctx.get("also")
-            if also and _dotted([*parts, blamed]) not in origins and _dotted([*parts, also]) in origins:
-                blamed = also
-            error["msg"] = error["msg"].replace(f".{also}", f".{ctx['key']}") if blamed != ctx["key"] else error["msg"]
+            blamed, other = ctx["key"], ctx.get("also")
+            if other and _dotted([*parts, blamed]) not in origins and _dotted([*parts, other]) in origins:
+                # Two keys clash and the user set only `other`: blame it, name the default one.
+                error["msg"] = error["msg"].replace(f".{other};", f".{blamed};")
+                blamed = other
             parts = [*parts, blamed]
             value = ctx["value"]
         key = _dotted(parts)

@@ -6,6 +6,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import firmware_config
 from assistant.cli import main
@@ -114,3 +116,21 @@ def test_config_error_is_a_value_error_listing_issues(tmp_path):
     assert isinstance(info.value, ConfigError)
     assert {issue.key for issue in info.value.issues} == {"http.port", "http.host"}
     assert all(issue.source == str(path) for issue in info.value.issues)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    path=st.text(max_size=30),
+    host=st.text(min_size=1, max_size=20),
+    port=st.integers(1, 65535),
+    seconds=st.integers(1, 60),
+    colour=st.from_regex(r"#[0-9a-fA-F]{6}", fullmatch=True),
+)
+def test_any_valid_config_survives_dump_and_load(tmp_path_factory, path, host, port, seconds, colour):
+    config = load_config(overrides={
+        "cameras.tower.path": path, "http.host": host, "http.port": port,
+        "countdown.seconds": seconds, "vision.arena.base_colors": {"1": colour},
+    })
+    file = tmp_path_factory.mktemp("dump") / "k.toml"
+    file.write_text(dump_config(config), encoding="utf-8")
+    assert load_config(file) == config
