@@ -332,9 +332,33 @@ class _LiveSource(FrameSource):
         self._reader: _LatestFrameReader | None = None
         self._first: Frame | None = None  # the frame that proved the camera works
 
-    def _start_reader(self, grab: Callable[[], Frame | None], *, open_timeout: float, what: str) -> None:
-        """Start reading and insist on a first frame, so a dead camera fails at open."""
-        self._reader = _LatestFrameReader(self.name, grab, self._note_frame)
+    def _start_reader(
+        self,
+        grab: Callable[[], Frame | None],
+        *,
+        open_timeout: float,
+        what: str,
+        lock_exposure_after: float | None = None,
+    ) -> None:
+        """Start reading and insist on a first frame, so a dead camera fails at open.
+
+        With ``lock_exposure_after`` the reader thread itself calls :meth:`_lock_exposure`
+        that many seconds later, between two reads (camera objects are not thread-safe),
+        once the automatic exposure has settled.
+        """
+        lock_at = None if lock_exposure_after is None else self._clock() + lock_exposure_after
+
+        def grab_and_lock() -> Frame | None:
+            nonlocal lock_at
+            if lock_at is not None and self._clock() >= lock_at:
+                lock_at = None
+                try:
+                    self._lock_exposure()
+                except Exception as exc:  # a camera without the controls still gives frames
+                    log.warning("camera %s: exposure not locked: %s", self.name, exc)
+            return grab()
+
+        self._reader = _LatestFrameReader(self.name, grab_and_lock, self._note_frame)
         first = self._reader.next_frame(open_timeout)
         if first is None:
             failure = self._reader.failure
@@ -355,6 +379,9 @@ class _LiveSource(FrameSource):
     def _stop_reader(self) -> bool:
         return self._reader.stop(timeout=self.read_timeout) if self._reader else True
 
+    def _lock_exposure(self) -> None:
+        """Freeze exposure and white balance at their current values (if the camera can)."""
+
 
 class VideoCaptureSource(_LiveSource):
     """A USB (V4L2) camera through ``cv2.VideoCapture``, or any stream OpenCV opens.
@@ -370,6 +397,7 @@ class VideoCaptureSource(_LiveSource):
         resolution: Resolution | None = (640, 480),
         fps: float | None = 10.0,
         exposure_lock: bool = False,
+        settle_seconds: float = 1.0,
         open_timeout: float = 5.0,
         read_timeout: float = 2.0,
         name: str | None = None,
@@ -388,9 +416,10 @@ class VideoCaptureSource(_LiveSource):
                 self._capture.set(cv2.CAP_PROP_FPS, fps)
         else:
             self._capture = cv2.VideoCapture(device)
-        self._start_reader(self._grab, open_timeout=open_timeout, what=f"camera {label} ({where})")
-        if exposure_lock and isinstance(device, int):
-            self._lock_exposure()
+        self._start_reader(
+            self._grab, open_timeout=open_timeout, what=f"camera {label} ({where})",
+            lock_exposure_after=settle_seconds if exposure_lock and isinstance(device, int) else None,
+        )
 
     def _grab(self) -> Frame | None:
         ok, frame = self._capture.read()
@@ -416,7 +445,8 @@ class Picamera2Source(_LiveSource):
 
     The ``RGB888`` format gives BGR arrays, OpenCV's order. With ``exposure_lock`` the
     automatic exposure and white balance run for ``settle_seconds`` and are then frozen
-    at the values they reached, so cube colours stay comparable between frames.
+    at the values they reached, so cube colours stay comparable between frames (the
+    frames of the first ``settle_seconds`` are taken before the lock).
     """
 
     def __init__(
@@ -450,11 +480,11 @@ class Picamera2Source(_LiveSource):
             self._camera.close()
             self._open = False
             raise CameraError(f"Raspberry Pi camera {index} could not start: {exc}") from None
-        self._start_reader(lambda: self._camera.capture_array("main"), open_timeout=open_timeout,
-                           what=f"Raspberry Pi camera {index}")
-        if exposure_lock:
-            time.sleep(settle_seconds)
-            self._lock_exposure()
+        self._start_reader(
+            lambda: self._camera.capture_array("main"), open_timeout=open_timeout,
+            what=f"Raspberry Pi camera {index}",
+            lock_exposure_after=settle_seconds if exposure_lock else None,
+        )
 
     def _lock_exposure(self) -> None:
         settled = self._camera.capture_metadata()

@@ -205,6 +205,7 @@ class FakePicamera2:
         if self.hang_after is not None and self.frames >= self.hang_after:
             FakePicamera2.unblock.wait(10)
             raise RuntimeError("released")
+        time.sleep(0.005)  # a camera paces its frames; a spinning fake would hog the CPU
         self.frames += 1
         size = FakePicamera2.last.calls[1][1]["size"]
         return np.full((size[1], size[0], 3), self.frames % 256, np.uint8)
@@ -234,10 +235,13 @@ def fake_picamera2(monkeypatch):
 
 
 def test_picamera2_source_asks_for_bgr_and_locks_exposure(fake_picamera2):
-    with Picamera2Source(0, resolution=SIZE, fps=15, settle_seconds=0) as source:
+    with Picamera2Source(0, resolution=SIZE, fps=15, settle_seconds=0.05) as source:
         frame = source.read()
         assert frame.shape == (SIZE[1], SIZE[0], 3)
         assert source.read() is not None
+        deadline = time.monotonic() + 2
+        while not any(c[0] == "set_controls" for c in fake_picamera2.last.calls) and time.monotonic() < deadline:
+            source.read()
     calls = fake_picamera2.last.calls
     assert calls[1] == ("config", {"size": SIZE, "format": "RGB888"}, {"FrameRate": 15.0})
     assert ("set_controls", {"AeEnable": False, "AwbEnable": False, "ExposureTime": 12000,
