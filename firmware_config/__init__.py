@@ -24,6 +24,7 @@ from pydantic import BaseModel, ValidationError
 
 from firmware_config.schema import (
     HARDWARE_PWM_PINS,
+    ArenaVisionConfig,
     CameraConfig,
     CamerasConfig,
     Config,
@@ -33,12 +34,14 @@ from firmware_config.schema import (
     MatchConfig,
     RefereeConfig,
     StoreConfig,
+    TowerVisionConfig,
     VisionConfig,
 )
 
 __all__ = [
     "DEFAULT_CONFIG_TEXT",
     "HARDWARE_PWM_PINS",
+    "ArenaVisionConfig",
     "CameraConfig",
     "CamerasConfig",
     "Config",
@@ -50,6 +53,7 @@ __all__ = [
     "MatchConfig",
     "RefereeConfig",
     "StoreConfig",
+    "TowerVisionConfig",
     "VisionConfig",
     "dump_config",
     "load_config",
