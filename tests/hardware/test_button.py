@@ -156,3 +156,6 @@ def test_the_button_drives_the_countdown(mock_factory, scripted_time, button):
         assert ended.wait(5)
         assert finished == ["done", "cancelled"]
         assert scripted_time.now == pytest.approx(start + 3.0 + LONG)
+        scripted_time.advance(1.5)  # the release after the long press...
+        assert not button.is_pressed
+        assert finished == ["done", "cancelled"] and not countdown.is_running  # ...starts nothing
