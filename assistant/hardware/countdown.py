@@ -159,7 +159,7 @@ class Countdown:
         return True
 
     def done(self) -> bool:
-        """"Tower done: judge now": stop early. False if no countdown was running."""
+        """Stop early, "tower done: judge now". False if no countdown was running."""
         return self._finish_early(FinishReason.DONE)
 
     def cancel(self) -> bool:
