@@ -1,0 +1,47 @@
+"""Camera sources from the configuration (the bridge between firmware_config and vision)."""
+
+from __future__ import annotations
+
+from firmware_config import CameraConfig, Config
+from vision.camera import CameraError, FrameSource, MakeFrame, open_source
+
+CAMERA_ROLES = ("tower", "arena")
+
+
+def open_camera(
+    camera: CameraConfig,
+    *,
+    role: str,
+    simulate: bool = False,
+    make_frame: MakeFrame | None = None,
+    realtime: bool = True,
+) -> FrameSource | None:
+    """Open the camera a ``[cameras.<role>]`` table describes (None for ``source = "none"``).
+
+    ``role`` ("tower" or "arena") names the table in errors. ``simulate`` replaces a
+    live camera ("auto", "picamera2", "usb") with the synthetic demo feed; files and
+    "none" stay as configured. ``make_frame`` is the scene generator for that feed.
+    """
+    if role not in CAMERA_ROLES:
+        raise ValueError(f"camera role {role!r} is not one of {', '.join(CAMERA_ROLES)}")
+    kind = camera.source
+    if simulate and kind in ("auto", "picamera2", "usb"):
+        kind = "synthetic"
+    try:
+        return open_source(
+            kind,
+            index=camera.index,
+            path=camera.path,
+            resolution=camera.resolution,
+            fps=camera.fps,
+            exposure_lock=camera.exposure_lock,
+            make_frame=make_frame,
+            realtime=realtime,
+        )
+    except CameraError as exc:
+        raise CameraError(f"cameras.{role}: {exc}") from None
+
+
+def configured_cameras(config: Config) -> dict[str, CameraConfig]:
+    """The camera tables by role, in a stable order."""
+    return {role: getattr(config.cameras, role) for role in CAMERA_ROLES}
