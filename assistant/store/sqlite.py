@@ -246,8 +246,10 @@ class MatchStore:
         who: str | None = None,
         status: str | None = None,
         result: Any = None,
+        audit: tuple[str, dict] | None = None,
     ) -> int:
-        """Commit one event (and the match's new status) durably; returns the event's row id."""
+        """Commit one event (the match's new status, and an audit entry that explains it,
+        e.g. a referee override) durably in one transaction; returns the event's row id."""
         payload = _dumps(_checked_event(event))
         at = _now()
         with self._transaction() as db:
@@ -256,8 +258,15 @@ class MatchStore:
                 "INSERT INTO events (match_id, event, created, who) VALUES (?, ?, ?, ?)",
                 (match_id, payload, at, who),
             )
+            event_id = int(cursor.lastrowid)
+            if audit is not None:
+                kind, detail = audit
+                db.execute(
+                    "INSERT INTO audit (match_id, at, who, kind, detail) VALUES (?, ?, ?, ?, ?)",
+                    (match_id, at, who, kind, _dumps({**detail, "event_id": event_id})),
+                )
             self._touch(db, match_id, at, status, result)
-        return int(cursor.lastrowid)
+        return event_id
 
     def undo_last(
         self,

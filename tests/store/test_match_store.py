@@ -142,3 +142,11 @@ def test_kill_during_a_write_storm_never_corrupts_or_loses_an_acknowledged_event
             assert store._db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
             stored = [e["n"] for e in store.events(store.current_match_id())]
             assert set(acknowledged) <= set(stored)
+
+
+def test_an_override_is_logged_in_the_same_transaction_as_its_event(store):
+    match_id = store.create_match(HEADER)
+    event_id = store.append(match_id, {"type": "tower", "player": 0, "passed": True, "source": "override"},
+                            who="referee", audit=("override", {"camera": "fail"}))
+    (entry,) = store.audit_log(match_id)
+    assert (entry.kind, entry.who, entry.detail) == ("override", "referee", {"camera": "fail", "event_id": event_id})
