@@ -13,6 +13,7 @@ Threading: not thread-safe; the service calls it under its one lock.
 from __future__ import annotations
 
 import enum
+import math
 import random
 import secrets
 import time
@@ -309,12 +310,13 @@ class KnockdownFlow:
             "light": test.light if test else None,
             "wounds": test.heavy + test.light if test else None,
             "variant": test.variant if test else None,
-            "seconds_left": None if self.seconds_left is None else round(self.seconds_left, 1),
+            # Whole seconds, as the opponent counts aloud; also keeps SSE traffic to one message a second.
+            "seconds_left": None if self.seconds_left is None else math.ceil(self.seconds_left - 1e-9),
             "finished": self.finished_reason,
             "camera": self._session is not None,
             "verdict": self.verdict.to_json() if self.verdict else None,
             "auto_confirm_in": (None if self.auto_confirm_at is None
-                                else round(max(0.0, self.auto_confirm_at - now), 1)),
+                                else math.ceil(max(0.0, self.auto_confirm_at - now) - 1e-9)),
         }
 
     # -- internals -----------------------------------------------------------------------------
