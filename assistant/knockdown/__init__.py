@@ -4,9 +4,10 @@ from assistant.knockdown.flow import (
     CameraVerdict,
     Decision,
     FlowError,
+    FlowInputError,
     FlowState,
     KnockdownFlow,
     PendingTest,
 )
 
-__all__ = ["CameraVerdict", "Decision", "FlowError", "FlowState", "KnockdownFlow", "PendingTest"]
+__all__ = ["CameraVerdict", "Decision", "FlowError", "FlowInputError", "FlowState", "KnockdownFlow", "PendingTest"]

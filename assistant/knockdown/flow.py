@@ -33,6 +33,10 @@ class FlowError(ValueError):
     """A flow command that does not fit the current state (quoted in the message)."""
 
 
+class FlowInputError(FlowError):
+    """A flow command or option with a bad value (quoted in the message)."""
+
+
 class Countdown(Protocol):
     """What the flow needs from ``assistant.hardware.countdown.Countdown``."""
 
@@ -131,9 +135,9 @@ class KnockdownFlow:
         seed_source: Callable[[], int] = lambda: secrets.randbits(63),
     ):
         if grace_seconds < 0:
-            raise FlowError(f"grace_seconds must be >= 0, got {grace_seconds!r}")
+            raise FlowInputError(f"grace_seconds must be >= 0, got {grace_seconds!r}")
         if not 0.0 <= confident_at <= 1.0:
-            raise FlowError(f"confident_at must be between 0 and 1, got {confident_at!r}")
+            raise FlowInputError(f"confident_at must be between 0 and 1, got {confident_at!r}")
         self._countdown = countdown
         self._tower_factory = tower_session_factory
         self._clock = clock
@@ -215,7 +219,7 @@ class KnockdownFlow:
             self._reset(FlowState.ARMED, self.test)
             return
         if reason not in ("zero", "done"):
-            raise FlowError(f"countdown finished with reason {reason!r}; expected 'zero', 'done' or 'cancelled'")
+            raise FlowInputError(f"countdown finished with reason {reason!r}; expected 'zero', 'done' or 'cancelled'")
         now = self._clock()
         self.finished_reason = reason
         # At zero the tower must stand as of the deadline; "done" claims it stands now.
@@ -260,7 +264,7 @@ class KnockdownFlow:
         """The referee's own verdict: an override when it contradicts the camera."""
         self._require(FlowState.ARMED, FlowState.COUNTING, FlowState.JUDGING, FlowState.VERDICT, action="override")
         if not isinstance(passed, bool):
-            raise FlowError(f"override: 'passed' must be true or false, got {passed!r}")
+            raise FlowInputError(f"override: 'passed' must be true or false, got {passed!r}")
         if self.test.variant != "tower":
             raise FlowError(f"override: the pending test uses the {self.test.variant!r} variant; enter the dice")
         camera = self.verdict.passed if self.verdict else None
@@ -290,7 +294,7 @@ class KnockdownFlow:
         else:
             if (not isinstance(dice, list) or len(dice) != 3
                     or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)):
-                raise FlowError(f"dice: 'dice' must be three integers from 1 to 6, got {dice!r}")
+                raise FlowInputError(f"dice: 'dice' must be three integers from 1 to 6, got {dice!r}")
             audit = ("dice_entered", {"dice": dice})
         return Decision({"type": "dice", "player": test.player, "dice": list(dice)}, who, *audit)
 

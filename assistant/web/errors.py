@@ -7,7 +7,7 @@ import logging
 from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
-from assistant.knockdown import FlowError
+from assistant.knockdown import FlowError, FlowInputError
 from assistant.service import ServiceError
 from assistant.store import MatchNotFound, StoreError
 
@@ -41,6 +41,10 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(FlowError)
     def flow_error(error: FlowError):
         return error_response(409, "flow_state", str(error))
+
+    @app.errorhandler(FlowInputError)
+    def flow_input_error(error: FlowInputError):
+        return error_response(422, "invalid", str(error))
 
     @app.errorhandler(MatchNotFound)
     def match_not_found(error: MatchNotFound):
