@@ -75,6 +75,20 @@ def _status_of(snapshot: dict) -> tuple[str, Any]:
     return status, {"winner": snapshot.get("winner")}
 
 
+def export_record(store: MatchStore, engine: Engine, match_id: int) -> str:
+    """A stored match as a match record, replayed through the engine (so it is checked)."""
+    row = store.match(match_id)
+    return engine.replay(row.header, store.events(match_id)).to_record()
+
+
+def import_record(store: MatchStore, engine: Engine, text: str, *, who: str | None = None) -> int:
+    """Keep a match record from elsewhere (checked by replaying it); never made current."""
+    header, match = engine.from_record(text)
+    status, result = _status_of(match.snapshot())
+    return store.create_match(header, status=status, result=result, events=list(match.events),
+                              make_current=False, who=who)
+
+
 class RefereeService:
     def __init__(
         self,
@@ -205,8 +219,7 @@ class RefereeService:
         with self.lock:
             if match_id == self._match_id and self._match is not None:
                 return self._match.to_record()
-            row = self.store.match(match_id)
-            return self.engine.replay(row.header, self.store.events(match_id)).to_record()
+            return export_record(self.store, self.engine, match_id)
 
     # -- changing the match -----------------------------------------------------------
     def new_match(self, options: dict, *, who: str | None = None) -> dict:
@@ -223,11 +236,7 @@ class RefereeService:
             return self._publish()
 
     def import_record(self, text: str, *, who: str | None = None) -> int:
-        """Keep a match record from elsewhere (checked by replaying it); not made current."""
-        header, match = self.engine.from_record(text)
-        status, result = _status_of(match.snapshot())
-        return self.store.create_match(header, status=status, result=result, events=list(match.events),
-                                       make_current=False, who=who)
+        return import_record(self.store, self.engine, text, who=who)
 
     def apply(self, event: Any, *, who: str | None = None) -> dict:
         """Check, commit, then publish one engine event. Raises the engine's IllegalAction."""
