@@ -38,6 +38,13 @@ class NoMatch(ServiceError):
     status = 409
 
 
+class InvalidRequest(ServiceError):
+    """Well-formed JSON with a value the service cannot use (the message names it)."""
+
+    code = "invalid"
+    status = 422
+
+
 class Engine(Protocol):
     """The seam to the rules engine (see :mod:`assistant.service.wiring`)."""
 
@@ -71,8 +78,9 @@ class Hardware:
 
 
 def _status_of(snapshot: dict) -> tuple[str, Any]:
-    status = str(snapshot.get("status") or "in_progress")
-    return status, {"winner": snapshot.get("winner")}
+    """The store's match status and result, from an engine snapshot."""
+    finished = snapshot.get("phase") == "finished" or snapshot.get("status") == "finished"
+    return ("finished" if finished else "in_progress"), {"winner": snapshot.get("winner")}
 
 
 def export_record(store: MatchStore, engine: Engine, match_id: int) -> str:

@@ -17,16 +17,16 @@ from pathlib import Path
 from typing import Any
 
 from assistant.knockdown import KnockdownFlow
-from assistant.service.core import Hardware, RefereeService, ServiceError
+from assistant.service.core import Hardware, InvalidRequest, RefereeService, ServiceError
 from assistant.store import MatchStore
 
 log = logging.getLogger("knockdown.service")
 
-NEW_MATCH_OPTIONS = ("boxes", "fighters", "players", "variant", "arena", "seed")
+NEW_MATCH_OPTIONS = ("boxes", "fighters", "players", "variant", "arena", "arena_box", "skills_box", "seed")
 
 
 class RulesEngine:
-    """Adapter from the service's Engine seam to :mod:`assistant.rules`."""
+    """Adapter from the service's Engine seam to :mod:`assistant.rules` and :mod:`assistant.boxes`."""
 
     def __init__(self):
         from assistant import boxes, rules
@@ -39,26 +39,26 @@ class RulesEngine:
     def new_match(self, options: dict) -> tuple[dict, Any]:
         unknown = sorted(set(options) - set(NEW_MATCH_OPTIONS))
         if unknown:
-            raise ServiceError(
+            raise InvalidRequest(
                 f"new match: unknown option {unknown[0]!r}; allowed: {', '.join(NEW_MATCH_OPTIONS)}"
             )
         kwargs = dict(options)
-        if "players" in kwargs and isinstance(kwargs["players"], list):
-            kwargs["players"] = tuple(kwargs["players"])
+        boxes = kwargs.pop("boxes", ["practice"])
         try:
-            setup = self._boxes.new_setup(**kwargs)
-        except (TypeError, KeyError) as error:
-            raise ServiceError(f"new match: bad options {options!r}: {error}") from None
+            setup = self._boxes.new_setup(boxes, **kwargs)
+        except (self._boxes.BoxError, self._rules.InvalidData) as error:
+            raise InvalidRequest(f"new match: {error}") from None
+        except TypeError as error:  # e.g. a number where a list of names belongs
+            raise InvalidRequest(f"new match: bad options {options!r}: {error}") from None
         return self._rules.Match.header(setup), self._rules.Match(setup)
 
     def replay(self, header: dict, events: list[dict]) -> Any:
-        lines = [json.dumps(header)] + [json.dumps(event) for event in events]
-        return self._rules.Match.from_record("\n".join(lines) + "\n")
+        setup = self._rules.Setup.from_dict(header["setup"], source="store")
+        return self._rules.Match.replay(setup, events)
 
     def from_record(self, text: str) -> tuple[dict, Any]:
         match = self._rules.Match.from_record(text)
-        first_line = text.lstrip().split("\n", 1)[0]
-        return json.loads(first_line), match
+        return self._rules.Match.header(match.setup), match
 
 
 @dataclass
