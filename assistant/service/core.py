@@ -189,11 +189,10 @@ class RefereeService:
         with self.lock:
             return self._state()
 
-    def _state(self) -> dict:
+    def _state(self, snapshot: dict | None = None) -> dict:
         match_json = None
-        snapshot = None
         if self._match is not None:
-            snapshot = self._match.snapshot()
+            snapshot = snapshot if snapshot is not None else self._match.snapshot()
             match_json = {"id": self._match_id, "events": len(self._match.events)}
         return {
             "version": self._version,
@@ -257,14 +256,14 @@ class RefereeService:
         match = self._require_match()
         match.apply(event)  # raises IllegalAction with the state unchanged
         try:
-            stored = match.events[-1]
-            status, result = _status_of(match.snapshot())
-            self.store.append(self._match_id, stored, who=who, status=status, result=result, audit=audit)
+            snapshot = match.snapshot()  # once per change: it is the costly part of a state
+            status, result = _status_of(snapshot)
+            self.store.append(self._match_id, match.events[-1], who=who, status=status, result=result, audit=audit)
         except BaseException:
             match.pop()
             raise
-        self.flow.sync(match.snapshot().get("pending"), fresh=event.get("type") in RESOLVING_EVENTS)
-        return self._publish()
+        self.flow.sync(snapshot.get("pending"), fresh=event.get("type") in RESOLVING_EVENTS)
+        return self._publish(snapshot=snapshot)
 
     def undo(self, *, who: str | None = None, reason: str | None = None) -> dict:
         with self.lock:
@@ -273,13 +272,14 @@ class RefereeService:
                 raise ServiceError("undo: the match has no event to undo")
             popped = match.pop()
             try:
-                status, result = _status_of(match.snapshot())
+                snapshot = match.snapshot()
+                status, result = _status_of(snapshot)
                 self.store.undo_last(self._match_id, who=who, reason=reason, status=status, result=result)
             except BaseException:
                 match.apply(popped)
                 raise
-            self.flow.sync(match.snapshot().get("pending"), fresh=popped.get("type") in RESOLVING_EVENTS)
-            return self._publish()
+            self.flow.sync(snapshot.get("pending"), fresh=popped.get("type") in RESOLVING_EVENTS)
+            return self._publish(snapshot=snapshot)
 
     # -- the Knockdown Test -------------------------------------------------------------
     def knockdown_start(self, *, who: str | None = None) -> dict:
@@ -355,7 +355,7 @@ class RefereeService:
         if self.flow.snapshot() != self._last_flow_view:
             self._publish(**why)
 
-    def _publish(self, *, reason: str | None = None, who: str | None = None) -> dict:
+    def _publish(self, *, reason: str | None = None, who: str | None = None, snapshot: dict | None = None) -> dict:
         flow_view = self.flow.snapshot()
         previous = self._last_flow_view
         if previous and previous["state"] == "counting" and flow_view["state"] != "counting" and self._match_id:
@@ -366,7 +366,7 @@ class RefereeService:
         self._version += 1
         if self._version >= self._version_end:
             self._version, self._version_end = self.store.lease("state_version", VERSION_LEASE)
-        state = self._state()
+        state = self._state(snapshot)
         self.broadcaster.publish(Message(self._version, "state", json.dumps(state, separators=(",", ":"))))
         return state
 
