@@ -48,6 +48,11 @@ class Match:
         self._skills = {s.name: s for s in setup.skills}
         self._events: list[dict[str, Any]] = []
         self._stack: list[State] = []
+        # What each event caused, in words (derived, so it lives beside the states, not in them).
+        self._logs: list[list[dict[str, Any]]] = []
+        self._new_log: list[dict[str, Any]] = []
+        self._symbol_cache: dict[str, tuple[str, ...]] = {}
+        self._payment_memo: dict[tuple, tuple[tuple[str, ...], ...]] = {}
         self._state = self._initial_state()
         self._s = self._state
         self._event: Any = None
@@ -77,10 +82,11 @@ class Match:
     def apply(self, event: dict[str, Any]) -> None:
         """Check and apply one event, or raise IllegalAction and change nothing."""
         etype = check_shape(event)
-        event = json.loads(json.dumps(event))  # own a deep, JSON-clean copy
+        event = _own(event)
         s = self._state.clone()
         self._s = s
         self._event = event
+        self._new_log = []
         try:
             if s.phase == "finished":
                 self._reject("End of the Round", "the match is over")
@@ -94,6 +100,7 @@ class Match:
         self._stack.append(self._state)
         self._state = s
         self._events.append(event)
+        self._logs.append(self._new_log)
 
     push = apply
 
@@ -103,6 +110,7 @@ class Match:
             raise IndexError("pop from a match with no events")
         self._state = self._stack.pop()
         self._s = self._state
+        self._logs.pop()
         return self._events.pop()
 
     def copy(self) -> "Match":
@@ -110,6 +118,7 @@ class Match:
         other.__dict__.update(self.__dict__)
         other._events = self._events[:]
         other._stack = self._stack[:]
+        other._logs = self._logs[:]
         return other
 
     @classmethod
@@ -206,7 +215,12 @@ class Match:
         return card
 
     def _log(self, kind: str, text: str, **data: Any) -> None:
-        self._s.log.append({"seq": len(self._events) + 1, "kind": kind, "text": text, **data})
+        self._new_log.append({"seq": len(self._events) + 1, "kind": kind, "text": text, **data})
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        """What happened, in words, oldest first: every wound with its cause, hazards, tests, rounds."""
+        return [entry for entries in self._logs for entry in entries]
 
     def _name(self, p: int) -> str:
         return self.setup.fighters[p].name
@@ -335,7 +349,10 @@ class Match:
         self._log("discard", f"{self._name(player)} discards {card} ({why})", player=player, card=card)
 
     def _symbols(self, card: str) -> tuple[str, ...]:
-        return self._card(card).symbols
+        cached = self._symbol_cache.get(card)
+        if cached is None:
+            cached = self._symbol_cache[card] = self._card(card).symbols
+        return cached
 
     # ------------------------------------------------------------------ payments
     def _pays(self, cost: tuple[CostItem, ...], cards: list[str]) -> bool:
@@ -374,6 +391,10 @@ class Match:
         hand = sorted(self._s.players[player].hand)
         if not cost:
             return [[]]
+        key = (tuple(hand), cost)
+        memo = self._payment_memo.get(key)
+        if memo is not None:
+            return [list(p) for p in memo]
         out: list[list[str]] = []
         seen: set[tuple[str, ...]] = set()
         for size in range(max(1, (len(cost) + 1) // 2), min(len(cost), len(hand)) + 1):
@@ -383,6 +404,9 @@ class Match:
                 seen.add(combo)
                 if self._pays(cost, list(combo)):
                     out.append(list(combo))
+        if len(self._payment_memo) > 20_000:  # bounded: hands repeat a lot within a match
+            self._payment_memo.clear()
+        self._payment_memo[key] = tuple(tuple(p) for p in out)
         return out
 
     def _can_pay(self, player: int, cost: tuple[CostItem, ...]) -> bool:
@@ -396,7 +420,7 @@ class Match:
             hand.remove(c)
         if not self._pays(cost, pay):
             wanted = " + ".join("/".join(i.any_of) for i in cost) or "nothing"
-            self._reject(rule, f"{pay!r} does not pay the cost of {what} ({wanted}); every discarded card must "
+            self._reject(rule, f"{pay!r} does not pay the cost of {what!r} ({wanted}); every discarded card must "
                                f"pay a symbol, and a two-symbol card pays for a single Special Attack only")
         for c in pay:
             self._discard_from_hand(player, c, f"paid for {what}")
@@ -1187,6 +1211,18 @@ class Match:
         from assistant.rules.snapshot import snapshot
 
         return snapshot(self)
+
+
+def _own(event: dict[str, Any]) -> dict[str, Any]:
+    """A private copy of an event (deep where it nests), so callers cannot change history."""
+    out = {}
+    for k, v in event.items():
+        if isinstance(v, list):
+            v = v[:]
+        elif isinstance(v, dict):
+            v = json.loads(json.dumps(v))
+        out[k] = v
+    return out
 
 
 def _parse_line(line: str, n: int) -> Any:

@@ -93,5 +93,5 @@ def snapshot(m: "Match") -> dict[str, Any]:
         "rounds": [dict(r) for r in s.rounds],
         "winner": s.winner,
         "events": len(m.events),
-        "log": [dict(entry) for entry in s.log],
+        "log": [dict(entry) for entry in m.log],
     }

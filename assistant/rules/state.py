@@ -53,7 +53,7 @@ class State:
     __slots__ = (
         "phase", "round", "turn", "active", "first", "actions_taken", "players", "row", "deck",
         "discard", "pending", "ctx", "combo", "candles", "space_tokens", "custom_cards",
-        "winner", "rounds", "log", "token_supply",
+        "winner", "rounds", "token_supply",
     )
 
     def __init__(self) -> None:
@@ -75,7 +75,6 @@ class State:
         self.custom_cards: dict[str, Any] = {}        # name -> AttackCard entered at the table
         self.winner: int | None = None
         self.rounds: list[dict[str, Any]] = []
-        self.log: list[dict[str, Any]] = []
         self.token_supply: dict[str, int] = {}
 
     def clone(self) -> "State":
@@ -98,7 +97,6 @@ class State:
         c.custom_cards = self.custom_cards  # append-only registry, replaced (not mutated) on change
         c.winner = self.winner
         c.rounds = self.rounds[:]
-        c.log = self.log[:]
         c.token_supply = self.token_supply
         return c
 
