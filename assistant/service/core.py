@@ -105,8 +105,10 @@ class RefereeService:
         engine: Engine,
         flow: KnockdownFlow | None = None,
         countdown: Any = None,
+        button: Any = None,
         camera: Camera | None = None,
         hardware: Hardware | None = None,
+        owned: tuple = (),
         poll_interval: float = 0.1,
         clock: Callable[[], float] = time.monotonic,
     ):
@@ -114,8 +116,10 @@ class RefereeService:
         self.engine = engine
         self.flow = flow if flow is not None else KnockdownFlow(countdown=countdown, clock=clock)
         self.countdown = countdown
+        self.button = button
         self.camera = camera
         self.hardware = hardware or Hardware()
+        self._owned = owned  # more things to close with the service (the GPIO board)
         self.poll_interval = poll_interval
         self.broadcaster = Broadcaster()
         self.lock = threading.RLock()
@@ -131,6 +135,9 @@ class RefereeService:
         if countdown is not None:
             countdown.when_tick = self._on_countdown_tick
             countdown.when_finished = self._on_countdown_finished
+        if button is not None:
+            button.when_pressed = self._on_button_press
+            button.when_long_pressed = self._on_button_long_press
         with self.lock:
             self._resume()
 
@@ -168,7 +175,7 @@ class RefereeService:
             self._poller.join(timeout=5)
             self._poller = None
         self.broadcaster.close()
-        for device in (self.countdown, self.camera):
+        for device in (self.countdown, self.button, self.camera, *self._owned):
             closer = getattr(device, "close", None)
             if closer is not None:
                 closer()
@@ -322,8 +329,27 @@ class RefereeService:
 
     def _on_countdown_finished(self, reason: str) -> None:
         with self.lock:
+            if self.flow.state is not FlowState.COUNTING:
+                return  # the answer to our own cancel: the flow has already moved on
             self.flow.countdown_finished(reason)
-            self._publish_if_changed(reason=reason, who="button")
+            self._publish_if_changed(reason=str(reason))
+
+    def _on_button_press(self) -> None:
+        """The opponent's button: starts the countdown, or "tower done" while counting."""
+        try:
+            with self.lock:
+                if self.flow.state is FlowState.ARMED:
+                    self.knockdown_start(who="button")
+                elif self.flow.state is FlowState.COUNTING:
+                    self.knockdown_done(who="button")
+        except ValueError as error:  # e.g. a dice-variant test: the button has nothing to start
+            log.warning("button press ignored: %s", error)
+
+    def _on_button_long_press(self) -> None:
+        """A long press (2 s or more) cancels a running countdown."""
+        with self.lock:
+            if self.flow.state is FlowState.COUNTING:
+                self.knockdown_cancel(who="button")
 
     def poll(self) -> None:
         """One step of the background loop (public so tests can drive it without threads)."""

@@ -38,6 +38,10 @@ class FakeTower:
         self.verdict, self.confidence, self.settle = verdict, confidence, settle
         self.frames, self.judged, self.reference = [], [], None
 
+    def given(self, *, heavy, light):
+        self.counts = (heavy, light)
+        return self
+
     def start(self, reference_frame):
         self.reference = reference_frame
 
@@ -57,7 +61,7 @@ FRAME = np.zeros((4, 4, 3), np.uint8)
 
 def make(tower=None, **options):
     clock, countdown = Clock(), FakeCountdown()
-    flow = KnockdownFlow(countdown=countdown, clock=clock, tower_session_factory=(lambda: tower) if tower else None,
+    flow = KnockdownFlow(countdown=countdown, clock=clock, tower_session_factory=(lambda **counts: tower.given(**counts)) if tower else None,
                          grace_seconds=3.0, **options)
     return flow, clock, countdown
 
@@ -78,7 +82,7 @@ def test_confident_pass_auto_confirms_after_the_grace_period():
     flow, clock, countdown = make(tower)
     flow.sync(TOWER_TEST)
     flow.start(FRAME)
-    assert countdown.calls == ["start"] and tower.reference is FRAME
+    assert countdown.calls == ["start"] and tower.reference is FRAME and tower.counts == (2, 3)
     flow.add_frame(FRAME, 101.0)
     clock.t = 104.0
     flow.done()

@@ -175,3 +175,72 @@ def test_broadcaster_resumes_or_resets():
     with pytest.raises(ValueError, match="versions must grow"):
         broadcaster.publish(Message(5, "state", "{}"))
     assert broadcaster.wait(5, timeout=0.01) == []
+
+
+class FakeButton:
+    when_pressed = when_long_pressed = None
+    closed = False
+
+    def close(self):
+        self.closed = True
+
+
+class FakeCountdown:
+    """Answers like the hardware Countdown: done/cancel report when_finished at once."""
+
+    when_tick = when_finished = None
+
+    def __init__(self):
+        self.running = False
+        self.closed = False
+
+    def start(self):
+        self.running = True
+        self.when_tick(10)
+
+    def done(self):
+        self._finish("done")
+
+    def cancel(self):
+        self._finish("cancelled")
+
+    def _finish(self, reason):
+        if self.running:
+            self.running = False
+            self.when_finished(reason)
+
+    def close(self):
+        self.closed = True
+
+
+def test_button_presses_start_finish_and_long_press_cancels(tmp_path):
+    button, countdown = FakeButton(), FakeCountdown()
+    flow = KnockdownFlow(countdown=countdown, clock=Clock())
+    with RefereeService(store=MatchStore.in_dir(tmp_path), engine=FakeEngine(), flow=flow, countdown=countdown,
+                        button=button) as service:
+        button.when_pressed()  # no test open: nothing happens
+        assert service.state()["knockdown"]["state"] == "idle"
+        service.new_match({})
+        service.apply({"type": "ko", "player": 0})
+        button.when_pressed()
+        assert service.state()["knockdown"]["state"] == "counting"
+        assert service.state()["knockdown"]["seconds_left"] == 10
+        button.when_long_pressed()
+        assert service.state()["knockdown"]["state"] == "armed" and not countdown.running
+        button.when_pressed()
+        button.when_pressed()  # "tower done: judge now"
+        assert service.state()["knockdown"]["state"] == "verdict"
+        assert service.state()["knockdown"]["finished"] == "done"
+        match_id = service.state()["match"]["id"]
+        starts = [e for e in service.store.audit_log(match_id) if e.kind == "countdown_started"]
+        assert [e.who for e in starts] == ["button", "button"]
+    assert button.closed and countdown.closed
+
+
+def test_button_on_a_dice_test_is_ignored(tmp_path):
+    button = FakeButton()
+    with RefereeService(store=MatchStore.in_dir(tmp_path), engine=FakeEngine(), button=button) as service:
+        service.new_match({"variant": "dice"})
+        service.apply({"type": "ko", "player": 0})
+        button.when_pressed()
+        assert service.state()["knockdown"]["state"] == "armed"
