@@ -10,7 +10,6 @@ failing degrades to an honest fallback that /api/health reports.
 from __future__ import annotations
 
 import importlib
-import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
