@@ -46,6 +46,11 @@ class Match:
         self._catalog: dict[str, AttackCard] = {c.name: c for c in setup.deck.cards}
         self._catalog[CANDLE] = CANDLE_CARD
         self._skills = {s.name: s for s in setup.skills}
+        self._reactions: list[dict[str, list[SpecialAttack]]] = [{}, {}]
+        for i, f in enumerate(setup.fighters):
+            for sp in f.specials:
+                if sp.trigger:
+                    self._reactions[i].setdefault(sp.trigger, []).append(sp)
         self._events: list[dict[str, Any]] = []
         self._stack: list[State] = []
         # What each event caused, in words (derived, so it lives beside the states, not in them).
@@ -345,7 +350,7 @@ class Match:
         if card not in hand:
             self._reject("Attack cards", f"{card!r} is not in {self._name(player)}'s hand")
         hand.remove(card)
-        self._s.discard.append(card)
+        self._s.discard += (card,)
         self._log("discard", f"{self._name(player)} discards {card} ({why})", player=player, card=card)
 
     def _symbols(self, card: str) -> tuple[str, ...]:
@@ -386,15 +391,20 @@ class Match:
 
         return assign(0)
 
-    def _payments(self, player: int, cost: tuple[CostItem, ...]) -> list[list[str]]:
-        """Every distinct way (by card names) to pay the cost from hand."""
-        hand = sorted(self._s.players[player].hand)
+    def _payments(self, player: int, cost: tuple[CostItem, ...], *, first_only: bool = False) -> list[list[str]]:
+        """Every distinct way (by card names) to pay the cost from hand; with first_only, at most one."""
         if not cost:
             return [[]]
+        hand = sorted(self._s.players[player].hand)
         key = (tuple(hand), cost)
         memo = self._payment_memo.get(key)
         if memo is not None:
             return [list(p) for p in memo]
+        # A quick refusal: some cost symbol no card in hand can pay.
+        symbols = {sym for c in hand for sym in self._symbols(c)}
+        if "wild" not in symbols and not all("wild" in i.any_of or symbols & set(i.any_of) for i in cost):
+            self._payment_memo[key] = ()
+            return []
         out: list[list[str]] = []
         seen: set[tuple[str, ...]] = set()
         for size in range(max(1, (len(cost) + 1) // 2), min(len(cost), len(hand)) + 1):
@@ -404,13 +414,15 @@ class Match:
                 seen.add(combo)
                 if self._pays(cost, list(combo)):
                     out.append(list(combo))
+                    if first_only:
+                        return out
         if len(self._payment_memo) > 20_000:  # bounded: hands repeat a lot within a match
             self._payment_memo.clear()
         self._payment_memo[key] = tuple(tuple(p) for p in out)
         return out
 
     def _can_pay(self, player: int, cost: tuple[CostItem, ...]) -> bool:
-        return bool(self._payments(player, cost))
+        return bool(self._payments(player, cost, first_only=True))
 
     def _take_payment(self, player: int, cost: tuple[CostItem, ...], pay: list[str], rule: str, what: str) -> None:
         hand = list(self._s.players[player].hand)
@@ -431,7 +443,7 @@ class Match:
         if s.phase != "skill_draft":
             self._reject("Setup 4", "Skill cards are dealt only during set-up")
         if s.players[p].dealt:
-            self._reject("Setup 4", f"{self._name(p)} was already dealt {s.players[p].dealt!r}")
+            self._reject("Setup 4", f"{self._name(p)} was already dealt {list(s.players[p].dealt)!r}")
         cards = e["cards"]
         if len(set(cards)) != 3:
             self._reject("Setup 4", f"three different Skill cards are dealt, got {cards!r}")
@@ -441,7 +453,7 @@ class Match:
                 self._reject("Setup 4", f"{c!r} is not a Skill card of this match")
             if c in taken:
                 self._reject("Setup 4", f"{c!r} was dealt to the other player")
-        s.players[p].dealt = list(cards)
+        s.players[p].dealt = tuple(cards)
 
     def _on_keep_skill(self, e: dict[str, Any]) -> None:
         s, p, card = self._s, e["player"], e["card"]
@@ -452,8 +464,8 @@ class Match:
             self._reject("Setup 4", f"{self._name(p)} has not been dealt Skill cards yet")
         if not me.kept:
             if card not in me.dealt:
-                self._reject("Setup 4", f"keep one of the three dealt cards {me.dealt!r}, not {card!r}")
-            me.kept.append(card)
+                self._reject("Setup 4", f"keep one of the three dealt cards {list(me.dealt)!r}, not {card!r}")
+            me.kept = (card,)
             return
         if len(me.kept) == 2:
             self._reject("Setup 4", f"{self._name(p)} has already kept two Skill cards")
@@ -462,7 +474,7 @@ class Match:
         received = [c for c in other.dealt if c != other.kept[0]]
         if card not in received:
             self._reject("Setup 4", f"keep one of the two cards received {received!r}, not {card!r}")
-        me.kept.append(card)
+        me.kept = me.kept + (card,)
 
     def _on_place_skills(self, e: dict[str, Any]) -> None:
         s, p, up = self._s, e["player"], e["face_up"]
@@ -472,8 +484,8 @@ class Match:
         if len(me.kept) != 2:
             self._reject("Setup 4", f"{self._name(p)} must keep two Skill cards before placing them")
         if up not in me.kept:
-            self._reject("Setup 4", f"put one of your kept cards {me.kept!r} face up, not {up!r}")
-        me.face_up = [up]
+            self._reject("Setup 4", f"put one of your kept cards {list(me.kept)!r} face up, not {up!r}")
+        me.face_up = (up,)
         me.face_down = next(c for c in me.kept if c != up)
         me.placed = True
         if all(pl.placed for pl in s.players):
@@ -577,7 +589,7 @@ class Match:
 
     def _candle_drawn(self) -> None:
         s = self._s
-        s.discard.append(CANDLE)
+        s.discard += (CANDLE,)
         arena = self.setup.arena
         if not s.candles:
             s.candles = self._sorted_spaces(arena.edges)[:2] if arena.edges else []
@@ -784,10 +796,7 @@ class Match:
             getattr(self, f"_{s.ctx['kind']}_{s.ctx['stage']}")()
 
     def _reaction_options(self, player: int, trigger: str) -> list[SpecialAttack]:
-        return [
-            sp for sp in self.setup.fighters[player].specials
-            if sp.trigger == trigger and self._can_pay(player, sp.cost)
-        ]
+        return [sp for sp in self._reactions[player].get(trigger, ()) if self._can_pay(player, sp.cost)]
 
     def _open_reaction(self, player: int, trigger: str, next_stage: str) -> None:
         s = self._s
@@ -1107,10 +1116,10 @@ class Match:
     def _end_round(self, winner: int, reason: str) -> None:
         s = self._s
         loser = 1 - winner
-        s.rounds.append({
+        s.rounds = s.rounds + ({
             "round": s.round, "winner": winner, "reason": reason,
             "wounds": [[p.heavy, p.light] for p in s.players],
-        })
+        },)
         s.ctx = None
         s.pending = None
         s.combo = None
@@ -1123,7 +1132,7 @@ class Match:
         self._log("round", f"{self._name(winner)} wins round {s.round} ({reason})", player=winner)
         lp = s.players[loser]
         if lp.face_down:
-            lp.face_up.append(lp.face_down)
+            lp.face_up = lp.face_up + (lp.face_down,)
             self._log("skill", f"{self._name(loser)} reveals {lp.face_down}", player=loser)
             lp.face_down = None
         s.round += 1
@@ -1132,7 +1141,7 @@ class Match:
             p.hand = []
             p.space = self.setup.starts[i]
         s.row = []
-        s.discard = []
+        s.discard = ()
         s.candles = []
         s.deck = self._full_deck(with_candles=True)
         s.first = s.active = loser
