@@ -192,6 +192,10 @@ class RefereeService:
     def version(self) -> int:
         return self._version
 
+    @property
+    def current_match_id(self) -> int | None:
+        return self._match_id
+
     def state(self) -> dict:
         with self.lock:
             return self._state()
@@ -366,6 +370,8 @@ class RefereeService:
                 try:
                     self._decide(decision)
                 except self.engine.IllegalAction as error:
+                    # Never retry in a loop: the verdict now waits for the referee.
+                    self.flow.auto_confirm_at = None
                     log.error("auto-confirm refused by the engine: %s", error)
             self._publish_if_changed()
 

@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from assistant.knockdown import FlowError, KnockdownFlow
+from assistant.knockdown import CameraVerdict, FlowError, KnockdownFlow
 from assistant.service import NoMatch, RefereeService
 from assistant.service.broadcast import Broadcaster, Message
 from assistant.store import MatchStore
@@ -244,3 +244,20 @@ def test_button_on_a_dice_test_is_ignored(tmp_path):
         service.apply({"type": "ko", "player": 0})
         button.when_pressed()
         assert service.state()["knockdown"]["state"] == "armed"
+
+
+def test_an_auto_confirm_the_engine_refuses_waits_for_the_referee(tmp_path):
+    clock = Clock()
+    with open_service(tmp_path, clock) as service:
+        service.new_match({})
+        service.apply({"type": "ko", "player": 0})
+        service.knockdown_start()
+        service.knockdown_done()
+        with service.lock:  # a confident verdict for a player the engine does not expect
+            service.flow._set_verdict(CameraVerdict("pass", 0.99, ("stands",)), clock())
+            service.flow.test = type(service.flow.test)(player=0, heavy=1, light=1, variant="tower")
+        clock.t += 10
+        service.poll()
+        assert service.state()["knockdown"]["state"] == "verdict"
+        assert service.state()["knockdown"]["auto_confirm_in"] is None
+        assert service.state()["snapshot"]["pending"] is not None
