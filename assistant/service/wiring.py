@@ -158,10 +158,11 @@ def build_devices(config: ServiceConfig) -> tuple[Devices, Hardware]:
 def _tower_settings(config: ServiceConfig):
     """vision's TowerSettings from the [vision.tower] table (vision imports nothing of ours)."""
     settings_class = _optional("vision.tower", "TowerSettings")
-    from_config = getattr(settings_class, "from_config", None)
-    if from_config is not None and config.firmware is not None:
-        return from_config(config.firmware.vision.tower)
-    return settings_class() if settings_class is not None else None
+    if settings_class is None:
+        return None
+    if config.firmware is None:
+        return settings_class()
+    return settings_class.from_mapping(config.firmware.vision.tower.model_dump(mode="json"))
 
 
 def build_service(config: ServiceConfig, *, engine: Any = None) -> RefereeService:
