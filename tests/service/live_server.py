@@ -78,6 +78,11 @@ class Server:
                 time.sleep(0.05)
         raise AssertionError("the service did not come up:\n" + self.log_path.read_text())
 
+    def terminate(self, timeout: float = 10) -> int:
+        """SIGTERM (what systemd sends); returns the exit code."""
+        os.kill(self.process.pid, signal.SIGTERM)
+        return self.process.wait(timeout=timeout)
+
     def kill(self) -> None:
         if self.process is not None and self.process.poll() is None:
             os.kill(self.process.pid, signal.SIGKILL)

@@ -2,6 +2,7 @@
 
 import http.client
 import json
+import time
 
 from assistant.service.credentials import table_pin
 from tests.service.live_server import Client, Server
@@ -53,5 +54,25 @@ def test_events_stream_live_over_waitress_and_resume(tmp_path):
             assert data["match"]["events"] == 0
         finally:
             connection.close()
+    finally:
+        server.kill()
+
+
+def test_sigterm_with_an_open_stream_stops_cleanly_and_at_once(tmp_path):
+    server = Server(tmp_path / "data", tmp_path / "serve.log")
+    try:
+        server.start()
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+        try:
+            connection.request("GET", "/api/events")
+            read_block(connection.getresponse())
+            began = time.monotonic()
+            assert server.terminate() == 0
+            # waitress waits up to 5 s for busy threads: the stream must not be one of them.
+            assert time.monotonic() - began < 3
+        finally:
+            connection.close()
+        log = (tmp_path / "serve.log").read_text()
+        assert "still running" not in log and "Traceback" not in log
     finally:
         server.kill()
