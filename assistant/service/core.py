@@ -24,6 +24,7 @@ log = logging.getLogger("knockdown.service")
 # Events that resolve a Knockdown Test: an open test after one of them is a new test.
 RESOLVING_EVENTS = frozenset({"tower", "dice", "knockdown_test"})
 VERSION_LEASE = 10_000
+UNREPLAYABLE = "unreplayable"  # a stored match this engine cannot replay (kept, not resumed)
 
 
 class ServiceError(ValueError):
@@ -145,9 +146,20 @@ class RefereeService:
     def _resume(self) -> None:
         """Replay the current match from the store, exactly where it was."""
         match_id = self.store.current_match_id()
-        if match_id is not None:
-            row = self.store.match(match_id)
-            self._match = self.engine.replay(row.header, self.store.events(match_id))
+        row = self.store.match(match_id) if match_id is not None else None
+        if row is not None and row.status == UNREPLAYABLE:
+            row = None
+        if row is not None:
+            try:
+                self._match = self.engine.replay(row.header, self.store.events(match_id))
+            except ValueError as error:  # IllegalAction / RecordError / bad setup: e.g. after a rules change
+                # Keep serving (the match stays in the store, exportable as stored) rather than
+                # refusing to start; the referee starts a new match.
+                self.store.set_status(match_id, UNREPLAYABLE, {"error": str(error)})
+                self.hardware.notes.append(f"match {match_id} no longer replays and was set aside: {error}")
+                log.error("match %s no longer replays: %s", match_id, error)
+                self._publish()
+                return
             self._match_id = match_id
             self.flow.sync(self._match.snapshot().get("pending"))
             self._cancel_interrupted_countdown(match_id)

@@ -261,3 +261,16 @@ def test_an_auto_confirm_the_engine_refuses_waits_for_the_referee(tmp_path):
         assert service.state()["knockdown"]["state"] == "verdict"
         assert service.state()["knockdown"]["auto_confirm_in"] is None
         assert service.state()["snapshot"]["pending"] is not None
+
+
+def test_a_current_match_that_no_longer_replays_is_set_aside_not_fatal(tmp_path):
+    with MatchStore.in_dir(tmp_path) as store:
+        header, _ = FakeEngine().new_match({})
+        match_id = store.create_match(header, events=[{"type": "move", "player": 1, "to": 4}])  # not 1's turn
+    with open_service(tmp_path) as service:
+        assert service.state()["match"] is None
+        assert any("no longer replays" in note for note in service.health()["hardware"]["notes"])
+        assert service.store.match(match_id).status == "unreplayable"
+        service.new_match({})  # the table carries on
+    with open_service(tmp_path) as service:
+        assert service.state()["match"]["id"] != match_id
