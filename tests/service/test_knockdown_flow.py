@@ -1,20 +1,11 @@
-from types import SimpleNamespace
-
 import numpy as np
 import pytest
 
 from assistant.knockdown import FlowError, FlowState, KnockdownFlow
+from tests.service.fakes import Clock, FakeTower
 
 TOWER_TEST = {"kind": "knockdown_test", "player": 1, "heavy": 2, "light": 3, "variant": "tower"}
 DICE_TEST = {**TOWER_TEST, "variant": "dice"}
-
-
-class Clock:
-    def __init__(self):
-        self.t = 100.0
-
-    def __call__(self):
-        return self.t
 
 
 class FakeCountdown:
@@ -29,31 +20,6 @@ class FakeCountdown:
 
     def cancel(self):
         self.calls.append("cancel")
-
-
-class FakeTower:
-    """Settles after `settle` judge calls with the scripted verdict."""
-
-    def __init__(self, verdict="pass", confidence=0.95, settle=2):
-        self.verdict, self.confidence, self.settle = verdict, confidence, settle
-        self.frames, self.judged, self.reference = [], [], None
-
-    def given(self, *, heavy, light):
-        self.counts = (heavy, light)
-        return self
-
-    def start(self, reference_frame):
-        self.reference = reference_frame
-
-    def add_frame(self, frame, t):
-        self.frames.append(t)
-
-    def judge(self, deadline_t, now_t):
-        self.judged.append((deadline_t, now_t))
-        if len(self.judged) < self.settle:
-            return None
-        return SimpleNamespace(verdict=self.verdict, confidence=self.confidence, reasons=["scripted"],
-                               annotated=np.zeros((4, 4, 3), np.uint8), to_json=lambda: {"verdict": self.verdict})
 
 
 FRAME = np.zeros((4, 4, 3), np.uint8)

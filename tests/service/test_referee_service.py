@@ -1,5 +1,6 @@
 import json
 
+import numpy as np
 import pytest
 
 from assistant.knockdown import CameraVerdict, FlowError, KnockdownFlow
@@ -7,18 +8,11 @@ from assistant.service import NoMatch, RefereeService
 from assistant.service.broadcast import Broadcaster, Message
 from assistant.store import MatchStore
 from tests.service.fake_engine import FakeEngine, IllegalAction
-
-
-class Clock:
-    def __init__(self):
-        self.t = 0.0
-
-    def __call__(self):
-        return self.t
+from tests.service.fakes import Clock, FakeTower
 
 
 def open_service(data_dir, clock=None, **flow_options):
-    clock = clock or Clock()
+    clock = clock or Clock(0.0)
     flow = KnockdownFlow(clock=clock, grace_seconds=2.0, **flow_options)
     return RefereeService(store=MatchStore.in_dir(data_dir), engine=FakeEngine(), flow=flow, clock=clock)
 
@@ -122,7 +116,7 @@ def test_full_knockdown_test_through_the_service_with_override(service):
 
 
 def test_software_countdown_reaches_zero_in_the_poll_loop(tmp_path):
-    clock = Clock()
+    clock = Clock(0.0)
     with open_service(tmp_path, clock) as service:
         service.new_match({})
         service.apply({"type": "ko", "player": 0})
@@ -215,7 +209,7 @@ class FakeCountdown:
 
 def test_button_presses_start_finish_and_long_press_cancels(tmp_path):
     button, countdown = FakeButton(), FakeCountdown()
-    flow = KnockdownFlow(countdown=countdown, clock=Clock())
+    flow = KnockdownFlow(countdown=countdown, clock=Clock(0.0))
     with RefereeService(store=MatchStore.in_dir(tmp_path), engine=FakeEngine(), flow=flow, countdown=countdown,
                         button=button) as service:
         button.when_pressed()  # no test open: nothing happens
@@ -247,7 +241,7 @@ def test_button_on_a_dice_test_is_ignored(tmp_path):
 
 
 def test_an_auto_confirm_the_engine_refuses_waits_for_the_referee(tmp_path):
-    clock = Clock()
+    clock = Clock(0.0)
     with open_service(tmp_path, clock) as service:
         service.new_match({})
         service.apply({"type": "ko", "player": 0})
@@ -274,3 +268,42 @@ def test_a_current_match_that_no_longer_replays_is_set_aside_not_fatal(tmp_path)
         service.new_match({})  # the table carries on
     with open_service(tmp_path) as service:
         assert service.state()["match"]["id"] != match_id
+
+
+def test_camera_frames_feed_the_tower_judge_and_a_confident_pass_auto_confirms(tmp_path):
+    class FakeCamera:
+        def __init__(self):
+            self.reads = 0
+
+        def read(self):
+            self.reads += 1
+            return np.full((4, 4, 3), self.reads, np.uint8)
+
+    clock, camera, tower = Clock(0.0), FakeCamera(), FakeTower("pass", 0.95, settle=1)
+    flow = KnockdownFlow(clock=clock, grace_seconds=2.0,
+                         tower_session_factory=lambda **counts: tower.given(**counts))
+    with RefereeService(store=MatchStore.in_dir(tmp_path), engine=FakeEngine(), flow=flow, camera=camera,
+                        clock=clock) as service:
+        service.new_match({})
+        service.poll()  # idle: the camera is not read
+        assert camera.reads == 0
+        service.apply({"type": "ko", "player": 0})
+        service.poll()  # armed: keep the latest frame as the reference to be
+        service.knockdown_start()
+        assert tower.reference[0, 0, 0] == 1 and tower.counts == (1, 1)
+        clock.t = 3.0
+        service.poll()
+        assert tower.frames == [3.0]
+        service.knockdown_done()
+        service.poll()  # judging -> verdict, grace starts
+        assert service.state()["knockdown"]["verdict"]["verdict"] == "pass"
+        assert service.evidence() is not None
+        clock.t = 5.0
+        service.poll()
+        state = service.state()
+        assert state["knockdown"]["state"] == "idle" and state["snapshot"]["pending"] is None
+        match_id = state["match"]["id"]
+        assert service.store.events(match_id)[-1] == {"type": "tower", "player": 1, "passed": True,
+                                                      "source": "camera"}
+        (entry,) = [e for e in service.store.audit_log(match_id) if e.kind == "camera_verdict"]
+        assert entry.who == "camera" and entry.detail["camera"]["confidence"] == 0.95
