@@ -308,7 +308,10 @@ class RefereeService:
     def knockdown_start(self, *, who: str | None = None) -> dict:
         with self.lock:
             self._require_match()
-            self.flow.start(self._latest_frame if self.camera is not None else None)
+            reference = self._latest_frame
+            if reference is None and self.camera is not None:
+                reference = self.camera.read()  # armed a moment ago: the loop has not read one yet
+            self.flow.start(reference)
             self.store.log(self._match_id, "countdown_started", {"test": self.flow.snapshot()}, who=who)
             return self._publish()
 
@@ -377,6 +380,8 @@ class RefereeService:
             if frame is not None:
                 self._latest_frame = frame
                 self.flow.add_frame(frame, self._clock())
+            elif not watching:
+                self._latest_frame = None  # never judge against a frame from an earlier test
             decision = self.flow.poll()
             if decision is not None:
                 try:

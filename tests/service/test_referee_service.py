@@ -270,15 +270,18 @@ def test_a_current_match_that_no_longer_replays_is_set_aside_not_fatal(tmp_path)
         assert service.state()["match"]["id"] != match_id
 
 
+class FakeCamera:
+    """Frame n is filled with n, so a test can tell which frame the judge got."""
+
+    def __init__(self):
+        self.reads = 0
+
+    def read(self):
+        self.reads += 1
+        return np.full((4, 4, 3), self.reads, np.uint8)
+
+
 def test_camera_frames_feed_the_tower_judge_and_a_confident_pass_auto_confirms(tmp_path):
-    class FakeCamera:
-        def __init__(self):
-            self.reads = 0
-
-        def read(self):
-            self.reads += 1
-            return np.full((4, 4, 3), self.reads, np.uint8)
-
     clock, camera, tower = Clock(0.0), FakeCamera(), FakeTower("pass", 0.95, settle=1)
     flow = KnockdownFlow(clock=clock, grace_seconds=2.0,
                          tower_session_factory=lambda **counts: tower.given(**counts))
@@ -291,6 +294,7 @@ def test_camera_frames_feed_the_tower_judge_and_a_confident_pass_auto_confirms(t
         service.poll()  # armed: keep the latest frame as the reference to be
         service.knockdown_start()
         assert tower.reference[0, 0, 0] == 1 and tower.counts == (1, 1)
+        assert service.state()["knockdown"]["camera"] is True
         clock.t = 3.0
         service.poll()
         assert tower.frames == [3.0]
@@ -307,3 +311,14 @@ def test_camera_frames_feed_the_tower_judge_and_a_confident_pass_auto_confirms(t
                                                       "source": "camera"}
         (entry,) = [e for e in service.store.audit_log(match_id) if e.kind == "camera_verdict"]
         assert entry.who == "camera" and entry.detail["camera"]["confidence"] == 0.95
+
+
+def test_start_right_after_arming_reads_its_own_reference_frame(tmp_path):
+    camera, tower = FakeCamera(), FakeTower()
+    flow = KnockdownFlow(clock=Clock(0.0), tower_session_factory=lambda **counts: tower.given(**counts))
+    with RefereeService(store=MatchStore.in_dir(tmp_path), engine=FakeEngine(), flow=flow,
+                        camera=camera) as service:
+        service.new_match({})
+        service.apply({"type": "ko", "player": 0})
+        service.knockdown_start()  # no poll in between
+        assert camera.reads == 1 and tower.reference[0, 0, 0] == 1
