@@ -214,6 +214,7 @@ class HttpConfig(_Section):
 class RefereeConfig(_Section):
     pin: StrictStr
     auto_confirm_seconds: Annotated[Number, Field(ge=0, le=60)]
+    auto_confirm_fail: StrictBool
 
     @field_validator("pin", mode="before")
     @classmethod
@@ -221,13 +222,13 @@ class RefereeConfig(_Section):
         if isinstance(value, int) and not isinstance(value, bool):
             raise ValueError('must be a quoted string (a number would lose leading zeros), e.g. pin = "0420"')
         if isinstance(value, str) and value and not re.fullmatch(r"[0-9]{4,8}", value):
-            raise ValueError('must be 4-8 digits, or "" to generate a random PIN at start')
+            raise ValueError('must be 4-8 digits, or "" for the PIN kept in the data dir')
         return value
 
 
 class MatchConfig(_Section):
     variant: Variant
-    arena: Annotated[StrictStr, Field(pattern=r"^[a-z0-9][a-z0-9-]*$")]
+    arena: Annotated[StrictStr, Field(pattern=r"^([a-z0-9][a-z0-9-]*)?$")]
 
 
 class Config(_Section):

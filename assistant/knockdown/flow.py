@@ -130,7 +130,7 @@ class KnockdownFlow:
         countdown_seconds: float = 10.0,
         grace_seconds: float = 5.0,
         confident_at: float = 0.9,
-        auto_confirm: tuple[str, ...] = ("pass", "fail"),
+        auto_confirm: tuple[str, ...] = ("pass",),
         settle_timeout: float = 5.0,
         seed_source: Callable[[], int] = lambda: secrets.randbits(63),
     ):

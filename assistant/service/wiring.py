@@ -27,11 +27,13 @@ NEW_MATCH_OPTIONS = ("boxes", "fighters", "players", "variant", "arena", "arena_
 class RulesEngine:
     """Adapter from the service's Engine seam to :mod:`assistant.rules` and :mod:`assistant.boxes`."""
 
-    def __init__(self):
+    def __init__(self, *, defaults: dict | None = None):
         from assistant import boxes, rules
 
         self._rules = rules
         self._boxes = boxes
+        # [match] defaults from the config: used where a new match does not say.
+        self._defaults = {k: v for k, v in (defaults or {}).items() if v}
         self.IllegalAction = rules.IllegalAction
         self.RecordError = rules.RecordError
 
@@ -41,7 +43,7 @@ class RulesEngine:
             raise InvalidRequest(
                 f"new match: unknown option {unknown[0]!r}; allowed: {', '.join(NEW_MATCH_OPTIONS)}"
             )
-        kwargs = dict(options)
+        kwargs = {**self._defaults, **options}
         boxes = kwargs.pop("boxes", ["practice"])
         try:
             setup = self._boxes.new_setup(boxes, **kwargs)
@@ -70,6 +72,8 @@ class ServiceConfig:
     countdown_seconds: float = 10.0
     grace_seconds: float = 5.0
     confident_at: float = 0.9
+    auto_confirm_fail: bool = False
+    match_defaults: dict | None = None
     config_file: Path | None = None
     firmware: Any = None  # firmware_config.Config when that package is present
 
@@ -97,6 +101,8 @@ def load_config(*, data_dir=None, host=None, port=None, simulate=False, config_f
         countdown_seconds=float(firmware.countdown.seconds),
         grace_seconds=float(firmware.referee.auto_confirm_seconds),
         confident_at=float(firmware.vision.tower.auto_confirm_confidence),
+        auto_confirm_fail=firmware.referee.auto_confirm_fail,
+        match_defaults={"variant": firmware.match.variant, "arena": firmware.match.arena},
         config_file=Path(config_file) if config_file else None,
         firmware=firmware,
     )
@@ -175,13 +181,15 @@ def build_service(config: ServiceConfig, *, engine: Any = None) -> RefereeServic
             countdown_seconds=config.countdown_seconds,
             grace_seconds=config.grace_seconds,
             confident_at=config.confident_at,
+            # A wrong "fail" costs a round: unless configured, only a pass confirms itself.
+            auto_confirm=("pass", "fail") if config.auto_confirm_fail else ("pass",),
         )
         store = MatchStore.in_dir(config.data_dir)
     except BaseException:
         _close(devices.board, devices.camera)
         raise
     try:
-        service = RefereeService(store=store, engine=engine or RulesEngine(), flow=flow, countdown=devices.countdown,
+        service = RefereeService(store=store, engine=engine or RulesEngine(defaults=config.match_defaults), flow=flow, countdown=devices.countdown,
                                  button=devices.button, camera=devices.camera, hardware=hardware,
                                  owned=(devices.board,))
     except BaseException:

@@ -234,3 +234,22 @@ def test_options_are_validated():
         KnockdownFlow(grace_seconds=-1)
     with pytest.raises(FlowError, match="confident_at must be between 0 and 1, got 2"):
         KnockdownFlow(confident_at=2)
+
+
+def test_a_confident_fail_waits_for_the_referee_unless_configured():
+    """A wrong "fail" costs a player a round: by default only a pass confirms itself."""
+    for auto_confirm, expected in ((None, None), (("pass", "fail"), False)):
+        options = {} if auto_confirm is None else {"auto_confirm": auto_confirm}
+        flow, clock, _ = make(FakeTower("fail", 0.99, settle=1), **options)
+        flow.sync(TOWER_TEST)
+        flow.start(FRAME)
+        flow.countdown_finished("zero")
+        flow.poll()
+        assert flow.state is FlowState.VERDICT
+        clock.t += 3600
+        decision = flow.poll()
+        if expected is None:
+            assert decision is None and flow.snapshot()["auto_confirm_in"] is None
+            assert flow.confirm(who="referee").event["passed"] is False
+        else:
+            assert decision.event == {"type": "tower", "player": 1, "passed": False, "source": "camera"}

@@ -322,3 +322,13 @@ def test_start_right_after_arming_reads_its_own_reference_frame(tmp_path):
         service.apply({"type": "ko", "player": 0})
         service.knockdown_start()  # no poll in between
         assert camera.reads == 1 and tower.reference[0, 0, 0] == 1
+
+
+def test_match_defaults_from_the_config_apply_where_a_new_match_is_silent():
+    from assistant.service.wiring import RulesEngine
+
+    engine = RulesEngine(defaults={"variant": "dice", "arena": ""})
+    header, match = engine.new_match({"fighters": ["Brawler", "Duelist"]})
+    assert header["setup"]["variant"] == "dice" and match.setup.arena.id == "line-9"
+    header, _ = engine.new_match({"fighters": ["Brawler", "Duelist"], "variant": "tower"})
+    assert header["setup"]["variant"] == "tower"
