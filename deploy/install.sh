@@ -30,7 +30,8 @@ ALL_STEPS="packages user dirs source venv app config unit"
 PIN_REQUIREMENTS=("numpy<2" "opencv-python-headless==4.11.0.86")
 
 # Debian packages every install needs. python3-numpy is here on purpose: see the pins above.
-BASE_PACKAGES=(python3 python3-venv python3-numpy iproute2)
+# systemd and iproute2 are on every Raspberry Pi OS image, but not in a minimal Debian root.
+BASE_PACKAGES=(python3 python3-venv python3-numpy iproute2 systemd)
 # Only on a Pi: from the Raspberry Pi apt archive, built for its kernel and camera stack.
 PI_PACKAGES=(python3-picamera2 python3-lgpio)
 # The interpreter whose site-packages are apt's: the venv must be built on it, not on a pyenv.

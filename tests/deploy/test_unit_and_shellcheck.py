@@ -30,7 +30,7 @@ def test_the_deploy_scripts_are_all_found():
     names = {p.relative_to(DEPLOY).as_posix() for p in shell_scripts()}
     assert names == {
         "install.sh", "uninstall.sh", "lib.sh", "knockdown-doctor",
-        "kiosk/knockdown-kiosk.sh", "kiosk/install-kiosk.sh",
+        "kiosk/knockdown-kiosk.sh", "kiosk/install-kiosk.sh", "verify-in-chroot.sh",
     }  # fmt: skip
 
 
@@ -130,6 +130,7 @@ def test_the_unit_runs_the_installed_service_as_its_own_user_in_a_writable_direc
     assert s["Service.StateDirectory"] == ["knockdown"]
     assert "/var/lib/knockdown" in s["Service.ReadWritePaths"][0].split()
     assert "PYTHONUNBUFFERED=1" in s["Service.Environment"]
+    assert "LG_WD=/var/lib/knockdown" in s["Service.Environment"]
     assert s["Service.StandardOutput"] == s["Service.StandardError"] == ["journal"]
 
 
