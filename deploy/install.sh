@@ -191,10 +191,28 @@ create_venv() {
     run "$SYSTEM_PYTHON" -m venv --system-site-packages "$ROOT$VENV"
 }
 
+# The pip requirement for the product. The [pi] extra is lgpio, which apt's python3-lgpio
+# already provides; PyPI has no aarch64 wheel of it, so when pip cannot see apt's copy as an
+# installed distribution it would try to compile it. Then the extra is left out on purpose.
+product_spec() {
+    local venv_python="$ROOT$VENV/bin/python"
+    if [ "$IS_PI" -eq 0 ]; then
+        echo "$SRC_COPY"
+    elif [ -x "$venv_python" ] && ! "$venv_python" -m pip show -q lgpio >/dev/null 2>&1 &&
+        "$venv_python" -c 'import lgpio' >/dev/null 2>&1; then
+        echo "$SRC_COPY"
+    else
+        echo "${SRC_COPY}[pi]"
+    fi
+}
+
 install_app() {
     step "Knockdown Referee into the venv"
-    local spec="$SRC_COPY"
-    if [ "$IS_PI" -eq 1 ]; then spec="${SRC_COPY}[pi]"; fi
+    local spec
+    spec="$(product_spec)"
+    if [ "$IS_PI" -eq 1 ] && [ "$spec" = "$SRC_COPY" ]; then
+        note "lgpio: importable from apt's python3-lgpio, which pip cannot see: installing without [pi]"
+    fi
     note "pins: ${PIN_REQUIREMENTS[*]}"
     run "$ROOT$VENV/bin/python" -m pip install --disable-pip-version-check --no-input \
         "$ROOT$spec" "${PIN_REQUIREMENTS[@]}"
@@ -204,14 +222,31 @@ install_app() {
     run install -m 0755 "$DEPLOY_DIR/knockdown-doctor" "$ROOT$DOCTOR_WRAPPER"
 }
 
+# An upgrade keeps the organiser's config; say so at once if the new version rejects it.
+check_kept_config() {
+    local python="$1" problem
+    if ! command -v "$python" >/dev/null; then
+        note "config: not validated yet ($python does not exist)"
+        return
+    fi
+    if problem="$(cd / && "$python" -c 'import sys, firmware_config; firmware_config.load_config(sys.argv[1])' \
+        "$ROOT$CONFIG_FILE" 2>&1)"; then
+        note "config: it loads with this version"
+    else
+        note "config: WARNING, it does not load with this version: ${problem##*$'\n'}"
+        note "        fix the field it names, then: sudo systemctl restart $SERVICE_NAME"
+    fi
+}
+
 write_config() {
     step "Configuration $CONFIG_FILE"
+    local python="${KNOCKDOWN_CONFIG_PYTHON:-$ROOT$VENV/bin/python}"
     if [ -e "$ROOT$CONFIG_FILE" ]; then
         note "config: keeping the existing $CONFIG_FILE"
+        check_kept_config "$python"
         return
     fi
     note "config: none yet, writing the defaults"
-    local python="${KNOCKDOWN_CONFIG_PYTHON:-$ROOT$VENV/bin/python}"
     local print_defaults='import sys, firmware_config; sys.stdout.write(firmware_config.DEFAULT_CONFIG_TEXT)'
     show_command " > $ROOT$CONFIG_FILE" "$python" -c "$print_defaults"
     if [ "$DRY_RUN" -eq 1 ]; then return; fi

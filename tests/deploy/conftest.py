@@ -21,7 +21,12 @@ def fake_firmware_config(tmp_path_factory) -> dict[str, str]:
     """
     site = tmp_path_factory.mktemp("fake-site")
     (site / "firmware_config").mkdir()
-    (site / "firmware_config" / "__init__.py").write_text(f"DEFAULT_CONFIG_TEXT = {FAKE_DEFAULT_CONFIG!r}\n")
+    (site / "firmware_config" / "__init__.py").write_text(
+        f"DEFAULT_CONFIG_TEXT = {FAKE_DEFAULT_CONFIG!r}\n"
+        "def load_config(path):\n"
+        "    if 'bad' in open(path).read():\n"
+        "        raise ValueError(f'gpio.button_pin: bad value in {path}')\n"
+    )
     return {"KNOCKDOWN_CONFIG_PYTHON": sys.executable, "PYTHONPATH": str(site)}
 
 

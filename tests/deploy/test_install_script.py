@@ -143,9 +143,18 @@ def test_rerunning_is_an_upgrade_that_keeps_config_and_data(installed, fake_firm
     out = run_script("install.sh", "--only", FILE_STEPS, root=root, env=fake_firmware_config).stdout
 
     assert "config: keeping the existing" in out
+    assert "config: it loads with this version" in out
     assert "unit: unchanged" in out
     assert config.read_text() == "# edited by the organiser\n"
     assert (root / "var/lib/knockdown/match.sqlite").read_text() == "a match"
+
+
+def test_an_upgrade_warns_at_once_when_the_kept_config_no_longer_loads(installed, fake_firmware_config):
+    root, _ = installed
+    (root / "etc/knockdown/config.toml").write_text("button_pin = 'bad'\n")
+    out = run_script("install.sh", "--only", "config", root=root, env=fake_firmware_config).stdout
+    assert "config: WARNING, it does not load with this version: ValueError: gpio.button_pin: bad value" in out
+    assert (root / "etc/knockdown/config.toml").read_text() == "button_pin = 'bad'\n"
 
 
 def test_the_venv_sees_system_packages_is_reused_and_rebuilt_when_it_does_not(pi_root):
@@ -212,3 +221,22 @@ def test_knockdown_doctor_wrapper_refuses_to_run_without_root(public_deploy):
     proc = subprocess.run([*as_nobody(), str(public_deploy / "knockdown-doctor")], capture_output=True, text=True, check=False)
     assert proc.returncode == 2
     assert "run it with sudo" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("pip_sees_lgpio", "expected_spec"), [(False, "/opt/knockdown/src"), (True, "/opt/knockdown/src[pi]")]
+)
+def test_the_pi_extra_is_left_out_when_only_apt_provides_lgpio(pi_root, pip_sees_lgpio, expected_spec):
+    # A stand-in venv python: "pip show lgpio" answers as told, "import lgpio" works (apt's copy).
+    python = pi_root / "opt/knockdown/venv/bin/python"
+    python.parent.mkdir(parents=True)
+    python.write_text(
+        "#!/bin/sh\n"
+        f'if [ "$2" = pip ] && [ "$3" = show ]; then exit {0 if pip_sees_lgpio else 1}; fi\n'
+        "exit 0\n"
+    )
+    python.chmod(0o755)
+    out = run_script("install.sh", "--dry-run", "--only", "app", root=pi_root).stdout
+    pip_line = next(line for line in out.splitlines() if "pip install" in line)
+    assert f" {pi_root}{expected_spec} " in pip_line
+    assert ("installing without [pi]" in out) is not pip_sees_lgpio
