@@ -270,14 +270,23 @@ def check_pin_factory(probes: Probes, config: Any) -> CheckResult:
             close()
 
 
+def _read_frame(camera: Any) -> Any:
+    """One frame, or None; also accepts OpenCV's ``(ok, frame)`` convention."""
+    result = camera.read()
+    if isinstance(result, tuple) and len(result) == 2:
+        ok, frame = result
+        return frame if ok else None
+    return result
+
+
 def _measure_fps(camera: Any, probes: Probes) -> tuple[float, str]:
     """Frames per second over FPS_SAMPLE_FRAMES reads after a warm-up read, and the frame size."""
-    frame = camera.read()
+    frame = _read_frame(camera)
     if frame is None:
         raise OSError("the camera opened but returned no frame")
     started = probes.clock()
     for _ in range(FPS_SAMPLE_FRAMES):
-        frame = camera.read()
+        frame = _read_frame(camera)
         if frame is None:
             raise OSError("the camera stopped returning frames")
     elapsed = probes.clock() - started

@@ -157,6 +157,11 @@ copy_source() {
     step "Source copy in $SRC_COPY"
     # pip builds in the source tree; building a copy keeps root-owned build files out of
     # the user's git checkout, and the docs stay next to the installed service.
+    if [ "$SOURCE_DIR" -ef "$ROOT$SRC_COPY" ]; then
+        # Run from the installed copy (e.g. to re-enable the unit): copying would delete itself.
+        note "running from the installed copy: keeping it as it is"
+        return
+    fi
     note "from $SOURCE_DIR"
     run rm -rf "$ROOT$SRC_COPY"
     run install -d -m 0755 "$ROOT$SRC_COPY"

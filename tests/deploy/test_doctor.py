@@ -267,6 +267,18 @@ def test_a_camera_that_returns_no_frame_fails_and_is_still_closed():
     assert camera.closed
 
 
+@pytest.mark.parametrize("ok", [True, False])
+def test_a_camera_with_opencvs_ok_frame_pairs_is_understood(ok):
+    clock = FakeClock()
+    camera = FakeCamera(clock)
+    plain_read = camera.read
+    camera.read = lambda: (ok, plain_read() if ok else None)
+    probes = healthy_pi(open_camera=lambda source, *, index: camera, clock=clock)
+    result = doctor.check_camera(probes, make_config(), "tower", service_active=False)
+    assert result.status is (Status.PASS if ok else Status.FAIL)
+    assert ("640x480, 30.0 fps" in result.detail) is ok
+
+
 def test_a_slow_camera_is_a_warning():
     clock = FakeClock()
     probes = healthy_pi(open_camera=lambda source, *, index: FakeCamera(clock, fps=2), clock=clock)

@@ -174,6 +174,14 @@ def test_the_venv_sees_system_packages_is_reused_and_rebuilt_when_it_does_not(pi
     assert "include-system-site-packages = true" in pyvenv.read_text()
 
 
+def test_running_from_the_installed_copy_does_not_delete_it(installed):
+    root, _ = installed
+    copy = root / "opt/knockdown/src"
+    proc = run_script("install.sh", "--only", "source", root=root, deploy_dir=copy / "deploy")
+    assert "running from the installed copy: keeping it as it is" in proc.stdout
+    assert (copy / "deploy/install.sh").is_file() and (copy / "pyproject.toml").is_file()
+
+
 def test_a_changed_unit_is_reinstalled(installed):
     root, _ = installed
     unit = root / "etc/systemd/system/knockdown.service"
