@@ -42,6 +42,7 @@ usage() {
 }
 
 ONLY=""
+ORIGINAL_ARGS=("$@")
 while [ "$#" -gt 0 ]; do
     case "$1" in
         --dry-run) DRY_RUN=1 ;;
@@ -72,7 +73,7 @@ if [ -n "$ONLY" ]; then
 fi
 wants_step() { case " $STEPS " in *" $1 "*) return 0 ;; *) return 1 ;; esac }
 
-require_root_unless_staged "$@"
+require_root_unless_staged "${ORIGINAL_ARGS[@]}"
 
 # ---------------------------------------------------------------- decisions
 step "Checking this machine"

@@ -13,6 +13,7 @@ DEPLOY_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$DEPLOY_DIR/lib.sh"
 
 PURGE=0
+ORIGINAL_ARGS=("$@")
 while [ "$#" -gt 0 ]; do
     case "$1" in
         --purge) PURGE=1 ;;
@@ -26,7 +27,7 @@ while [ "$#" -gt 0 ]; do
     shift
 done
 
-require_root_unless_staged "$@"
+require_root_unless_staged "${ORIGINAL_ARGS[@]}"
 
 step "Service"
 if [ -n "$ROOT" ]; then
