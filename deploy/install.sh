@@ -82,9 +82,11 @@ if [ -n "$ROOT" ]; then note "staged root: writing files under $ROOT"; fi
 
 IS_PI=0
 MODEL_FILE="$ROOT/proc/device-tree/model"
-if [ -r "$MODEL_FILE" ] && tr -d '\0' <"$MODEL_FILE" | grep -q "Raspberry Pi"; then
+MODEL=""
+if [ -r "$MODEL_FILE" ]; then MODEL="$(tr -d '\0' <"$MODEL_FILE")"; fi
+if [[ "$MODEL" == *"Raspberry Pi"* ]]; then
     IS_PI=1
-    note "Raspberry Pi: yes ($(tr -d '\0' <"$MODEL_FILE"))"
+    note "Raspberry Pi: yes ($MODEL)"
 else
     note "Raspberry Pi: no (no Raspberry Pi in $MODEL_FILE): development install," \
         "skipping ${PI_PACKAGES[*]} and the [pi] extra"
@@ -107,7 +109,7 @@ install_packages() {
     if [ "$IS_PI" -eq 1 ]; then wanted+=("${PI_PACKAGES[@]}"); fi
     local missing=() pkg
     for pkg in "${wanted[@]}"; do
-        if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+        if [ "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null)" != "install ok installed" ]; then
             missing+=("$pkg")
         fi
     done
