@@ -322,7 +322,7 @@ def check_camera(probes: Probes, config: Any, role: str, *, service_active: bool
             name,
             Status.FAIL,
             f"{label}: {type(error).__name__}: {error}",
-            "check the cable (ribbon contacts face the board's connector) or the USB plug; "
+            "power off and reseat the ribbon cable (or the USB plug); "
             "list cameras with rpicam-hello --list-cameras (or v4l2-ctl --list-devices); the user "
             f"needs the video group; and cameras.{role}.source/index must match",
         )
