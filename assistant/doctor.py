@@ -329,6 +329,14 @@ def check_camera(probes: Probes, config: Any, role: str, *, service_active: bool
     finally:
         if camera is not None:
             camera.close()
+    if type(camera).__name__ == "SyntheticSource" and str(source).lower() != "synthetic":
+        # "auto" found no camera and fell back to the demo feed: fine for development, not a camera.
+        return CheckResult(
+            name,
+            Status.WARN,
+            f"{label}: no camera found, using the synthetic demo feed ({fps:.1f} fps)",
+            f"connect the {role} camera (ribbon or USB), or set cameras.{role}.source explicitly",
+        )
     if fps < MIN_CAMERA_FPS:
         return CheckResult(
             name,

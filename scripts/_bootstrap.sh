@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by run.sh and test.sh: makes the project-local venv and installs the product.
 # Usage: bootstrap_venv EXTRA   (EXTRA is a pip extra such as "test", or empty)
 set -euo pipefail

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs everything the tests need (Debian's Chromium for the browser tests,
-# shellcheck and systemd-analyze for the deploy checks, the Python test extras)
+# ShellCheck and systemd-analyze for the deploy checks, the Python test extras)
 # and runs the whole suite. Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/_bootstrap.sh
 . scripts/_bootstrap.sh
 # Playwright's own browser download is not available: the browser tests drive Debian's chromium.
-apt_install chromium shellcheck systemd
+apt_install chromium shellcheck systemd curl
 bootstrap_venv "test"
 export KNOCKDOWN_CHROMIUM="${KNOCKDOWN_CHROMIUM:-$(command -v chromium)}"
 set +e

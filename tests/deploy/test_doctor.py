@@ -287,6 +287,19 @@ def test_a_slow_camera_is_a_warning():
     assert "2.0 fps" in result.detail
 
 
+def test_auto_falling_back_to_the_demo_feed_is_a_warning_not_a_pass():
+    from vision.camera import SyntheticSource
+
+    clock = FakeClock()
+    config = make_config()
+    config.cameras.tower.source = "auto"
+    probes = healthy_pi(open_camera=lambda source, *, index: SyntheticSource(fps=30), clock=clock)
+    result = doctor.check_camera(probes, config, "tower", service_active=False)
+    assert result.status is Status.WARN
+    assert "no camera found, using the synthetic demo feed" in result.detail
+    assert "cameras.tower.source" in result.fix
+
+
 def test_a_switched_off_camera_is_skipped_without_opening_it():
     config = make_config()
     config.cameras.arena.source = "none"

@@ -14,10 +14,10 @@ UNIT = DEPLOY / "knockdown.service"
 HOST_SYSTEM_UNITS = Path("/usr/lib/systemd/system")
 
 
-def shell_scripts() -> list[Path]:
-    """Every script under deploy/: *.sh files and executables with a sh/bash shebang."""
+def shell_scripts(root: Path = DEPLOY) -> list[Path]:
+    """Every script under root: *.sh files and executables with a sh/bash shebang."""
     found = []
-    for path in sorted(DEPLOY.rglob("*")):
+    for path in sorted(root.rglob("*")):
         if not path.is_file():
             continue
         first_line = path.read_bytes().split(b"\n", 1)[0]
@@ -34,7 +34,11 @@ def test_the_deploy_scripts_are_all_found():
     }  # fmt: skip
 
 
-@pytest.mark.parametrize("script", shell_scripts(), ids=lambda p: p.relative_to(DEPLOY).as_posix())
+# Every shell script of the project: the deploy scripts, the README's set-up scripts and CI.
+ALL_SCRIPTS = shell_scripts() + shell_scripts(REPO / "scripts") + [REPO / ".ci" / "run"]
+
+
+@pytest.mark.parametrize("script", ALL_SCRIPTS, ids=lambda p: p.relative_to(REPO).as_posix())
 def test_shellcheck_passes(script):
     # -x follows the sourced lib.sh; run from the repo root like a developer would.
     proc = subprocess.run(["shellcheck", "-x", str(script)], cwd=REPO, capture_output=True, text=True, check=False)
