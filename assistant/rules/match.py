@@ -57,7 +57,10 @@ class Match:
         self._logs: list[list[dict[str, Any]]] = []
         self._new_log: list[dict[str, Any]] = []
         self._symbol_cache: dict[str, tuple[str, ...]] = {}
+        # Memos of pure functions of (hand, cost, positions): hands repeat a lot within a match.
         self._payment_memo: dict[tuple, tuple[tuple[str, ...], ...]] = {}
+        self._combo_memo: dict[tuple, bool] = {}
+        self._hand_symbol_memo: dict[tuple[str, ...], frozenset[str]] = {}
         self._state = self._initial_state()
         self._s = self._state
         self._event: Any = None
@@ -401,7 +404,7 @@ class Match:
         if memo is not None:
             return [list(p) for p in memo]
         # A quick refusal: some cost symbol no card in hand can pay.
-        symbols = {sym for c in hand for sym in self._symbols(c)}
+        symbols = self._hand_symbols(key[0])
         if "wild" not in symbols and not all("wild" in i.any_of or symbols & set(i.any_of) for i in cost):
             self._payment_memo[key] = ()
             return []
@@ -712,15 +715,30 @@ class Match:
         return p
 
     def _combo_options(self, p: int, used: Iterable[str]) -> bool:
-        fighter = self.setup.fighters[p]
-        hand = self._s.players[p].hand
-        if any("dash" in self._symbols(c) for c in hand):
-            return True
-        return any(
-            sp.type is not AttackType.REACTION and sp.name not in used and self._in_range(sp.range, p)
-            and self._can_pay(p, sp.cost)
-            for sp in fighter.specials
-        )
+        """Whether a Combo could do anything now (a Dash card, or an affordable Special in range)."""
+        s = self._s
+        key = (p, tuple(sorted(s.players[p].hand)), tuple(used), s.players[0].space, s.players[1].space)
+        known = self._combo_memo.get(key)
+        if known is None:
+            fighter = self.setup.fighters[p]
+            known = "dash" in self._hand_symbols(key[1]) or any(
+                sp.type is not AttackType.REACTION and sp.name not in key[2] and self._in_range(sp.range, p)
+                and self._can_pay(p, sp.cost)
+                for sp in fighter.specials
+            )
+            if len(self._combo_memo) > 20_000:
+                self._combo_memo.clear()
+            self._combo_memo[key] = known
+        return known
+
+    def _hand_symbols(self, hand: tuple[str, ...]) -> frozenset[str]:
+        known = self._hand_symbol_memo.get(hand)
+        if known is None:
+            known = frozenset(sym for c in hand for sym in self._symbols(c))
+            if len(self._hand_symbol_memo) > 20_000:
+                self._hand_symbol_memo.clear()
+            self._hand_symbol_memo[hand] = known
+        return known
 
     def _on_special(self, e: dict[str, Any]) -> None:
         s = self._s
