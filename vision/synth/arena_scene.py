@@ -95,7 +95,8 @@ class Scene:
     space_bgr: tuple[int, int, int] = (120, 140, 160)
     table_bgr: tuple[int, int, int] = (60, 90, 120)
     hidden_markers: tuple[int, ...] = ()  # markers covered by a hand
-    seed: int = 0
+    seed: int = 0  # noise, hands
+    board_seed: int = 0  # the printed board and the table: the same in reference and live scenes
 
 
 @dataclass(frozen=True)
@@ -151,7 +152,7 @@ def render_scene(scene: Scene, geometry: BoardGeometry) -> np.ndarray:
     """The camera image (BGR uint8) of a scene."""
     rng = np.random.default_rng(scene.seed)
     camera = make_camera(scene.pose, geometry)
-    texture, texture_to_mm = _ground_texture(scene, geometry, rng)
+    texture, texture_to_mm = _ground_texture(scene, geometry, np.random.default_rng(scene.board_seed))
     ground_to_image = camera.ground_homography() @ texture_to_mm
     w, h = camera.size
     image = cv2.warpPerspective(texture, ground_to_image, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
@@ -375,3 +376,62 @@ def random_lighting(rng: np.random.Generator, *, changed: bool) -> Lighting:
         light_dir=(float(rng.uniform(-0.5, 0.5)), float(rng.uniform(0.2, 0.8))),
         noise=float(rng.uniform(2, 6)),
     )
+
+
+def random_match_scene(rng: np.random.Generator, geometry: BoardGeometry, *, image_size=(800, 600)):
+    """A random (reference scene, live scene, true occupied spaces) triple from the spec.
+
+    The live camera may be nudged and the light changed; up to two fighters (sometimes with
+    touching bases, sometimes off every space), tokens on or between spaces, cards and dice
+    beside the board, and sometimes one hidden marker.
+    """
+    board_bgr = random_colour(rng)
+    space_bgr = tuple(int(np.clip(v * rng.uniform(0.7, 1.2), 0, 255)) for v in board_bgr)
+    pose = random_pose(rng, image_size=image_size)
+    board_seed = int(rng.integers(1 << 30))
+    reference = Scene(pose=pose, board_bgr=board_bgr, space_bgr=space_bgr, lighting=random_lighting(rng, changed=False),
+                      seed=int(rng.integers(1 << 30)), board_seed=board_seed)
+    spaces = list(geometry.spaces.items())
+    minis: list[Miniature] = []
+    count = int(rng.choice([0, 1, 2, 2, 2]))
+    half = geometry.space_mm / 2
+    while len(minis) < count:
+        mode = rng.random()
+        sx, sy = spaces[int(rng.integers(len(spaces)))][1]
+        if mode < 0.12:  # off every space: in front of or behind the row
+            x, y = sx + rng.uniform(-10, 10), sy + rng.choice([-1, 1]) * rng.uniform(half + 16, half + 24)
+        else:
+            x, y = sx + rng.uniform(-half + 8, half - 8), sy + rng.uniform(-half + 8, half - 8)
+        if any(math.hypot(x - m.x_mm, y - m.y_mm) < (m.base_mm + 27) / 2 for m in minis):
+            continue
+        minis.append(random_miniature(rng, x, y, board_bgr=board_bgr))
+    if len(minis) == 2 and rng.random() < 0.25:  # neighbours with touching bases
+        a = minis[0]
+        nx = a.x_mm + (40 if a.x_mm < 100 else -40)
+        direction = 1 if nx > a.x_mm else -1
+        contact = a.base_mm / 2 + 13.5
+        b = random_miniature(rng, a.x_mm + direction * contact, a.y_mm, board_bgr=board_bgr)
+        b = Miniature(**{**b.__dict__, "base_mm": 27.0})
+        if geometry.space_at(b.x_mm, b.y_mm) is not None and geometry.edge_distance(b.x_mm, b.y_mm) > 4:
+            minis[1] = b
+    tokens = []
+    for _ in range(int(rng.integers(0, 3))):
+        sx, sy = spaces[int(rng.integers(len(spaces)))][1]
+        tx, ty = sx + rng.uniform(-22, 22), sy + rng.uniform(-14, 14)
+        if all(math.hypot(tx - m.x_mm, ty - m.y_mm) > m.base_mm / 2 + 12 for m in minis):
+            tokens.append(Token(tx, ty, float(rng.uniform(15, 22)), float(rng.uniform(2, 4)), random_colour(rng)))
+    bw, bh = geometry.board_mm
+    dice = tuple(Die(float(rng.uniform(-bw / 2, bw / 2)), float(-bh / 2 - rng.uniform(15, 60)), float(rng.uniform(12, 18)),
+                     random_colour(rng), float(rng.uniform(0, 90))) for _ in range(int(rng.integers(0, 3))))
+    cards = tuple(Card(float(rng.choice([-1, 1]) * rng.uniform(bw / 2 + 40, bw / 2 + 80)), float(rng.uniform(-60, 60)),
+                       angle_deg=float(rng.uniform(-30, 30)), bgr=random_colour(rng)) for _ in range(int(rng.integers(0, 3))))
+    hidden = ()
+    roll = rng.random()
+    if roll < 0.2:
+        hidden = (int(rng.choice(sorted(geometry.markers))),)
+    live_pose = nudged(pose, rng) if rng.random() < 0.5 else pose
+    live = Scene(pose=live_pose, miniatures=tuple(minis), tokens=tuple(tokens), dice=dice, cards=cards,
+                 lighting=random_lighting(rng, changed=rng.random() < 0.5), board_bgr=board_bgr, space_bgr=space_bgr,
+                 hidden_markers=hidden, seed=int(rng.integers(1 << 30)), board_seed=board_seed)
+    truth = tuple(sorted({s for m in minis if (s := geometry.space_at(m.x_mm, m.y_mm)) is not None}))
+    return reference, live, truth
