@@ -1,0 +1,370 @@
+"""Finding fighters' bases (and telling them from tokens) in the top-down change map.
+
+A base is a disc 25-28 mm across on the board with a figure standing on it; a token is a
+flat disc 15-22 mm across. In the top-down view a standing figure stretches straight away
+from the camera (the camera position comes from the homography, see :mod:`vision.arena.pose`),
+so:
+
+- a base is placed by the rim *towards* the camera, which no figure can hide;
+- a figure shows as change along the line away from the camera, where a token has none;
+- change behind a base, along that line, is its figure and not another fighter.
+
+Anything that fits none of these is a doubt: the reading says so instead of guessing.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.arena.geometry import BoardGeometry
+from vision.arena.pose import CameraPosition
+from vision.arena.settings import ArenaSettings
+from vision.arena.topdown import BoardView, Change
+
+#: Tokens are flat discs this size (the spec); bases are 25-28 mm (``settings.base_mm`` ~ 26).
+TOKEN_MIN_MM = 15.0
+TOKEN_MAX_MM = 22.0
+#: Peaks narrower than this radius (mm) are noise, not even a small token.
+MIN_BLOB_RADIUS_MM = 6.0
+#: Change score that joins the mask where it touches clear change (score >= 1).
+FAINT_CHANGE = 0.5
+#: The rim points of one disc fit its circle to within this (rms, mm).
+MAX_RIM_ERROR_MM = 1.2
+#: Sizes closer than this (mm) to the token/base cut are not trusted on size alone.
+SIZE_MARGIN_MM = 0.8
+#: A figure is at least this tall (mm): its projection must show behind its base.
+MIN_FIGURE_MM = 25.0
+#: The tallest figure expected (mm): change further behind a base is something else.
+MAX_FIGURE_MM = 70.0
+#: A base is solid: at least this share of its fitted disc changed.
+MIN_BASE_COVERAGE = 0.92
+#: A token is one flat disc: fewer than this share of its rim rays cross a fainter ring.
+MAX_TOKEN_TIERED = 0.3
+_TIER_RATIO = 0.6
+
+# Rays from a peak: around "towards the camera" and on to either side, where a figure
+# (narrower than its base) leaves the base's rim in view.
+_RAY_ANGLES = np.radians(np.linspace(-100, 100, 21))
+_RAY_STEP_MM = 0.5
+#: Along a ray, a blurred outline's difference climbs by at least this much per step.
+_RAMP_MIN_RISE = 1.5
+_RAMP_MIN_FRACTION = 0.03
+#: A difference (grey levels) below this is sensor noise: the blur tail of an outline ends.
+_QUIET_DIFFERENCE = 12.0
+
+
+class Kind(enum.Enum):
+    FIGHTER = "fighter"
+    TOKEN = "token"
+    UNSURE = "unsure"
+
+
+class Evidence(enum.Enum):
+    YES = "yes"
+    NO = "no"
+    UNKNOWN = "unknown"  # the camera is so high that a figure stays inside its base
+
+
+@dataclass(frozen=True)
+class Blob:
+    """A compact changed region, its outline fitted as a disc by the rim towards the camera."""
+
+    x_mm: float
+    y_mm: float
+    radius_mm: float
+    fit_error_mm: float
+    tiered: float  # share of rim rays that cross a fainter ring (a base round a figure)
+    figure: Evidence  # change where a figure standing on this disc would show
+    peak_mm: tuple[float, float]  # where the region is widest
+    region: int  # connected changed region it belongs to
+    coverage: float  # share of the fitted disc (less a blur margin) that changed
+
+    @property
+    def diameter_mm(self) -> float:
+        return 2 * self.radius_mm
+
+
+def change_mask(change: Change, search: np.ndarray) -> np.ndarray:
+    """Where something is: clear change, grown into faint change touching it, holes filled."""
+    mask = ((change.score >= 1.0) & search).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = _grow_into_faint_change(mask, (change.score >= FAINT_CHANGE) & search)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    return _fill_holes(mask)
+
+
+def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: CameraPosition, settings: ArenaSettings) -> list[Blob]:
+    distance = cv2.distanceTransform(mask, cv2.DIST_L2, 5) / view.px_per_mm
+    radius = settings.base_mm / 2
+    peaks = _peaks(distance, MIN_BLOB_RADIUS_MM, separation_px=int(radius * 1.2 * view.px_per_mm))
+    _, regions = cv2.connectedComponents(mask, connectivity=8)
+    difference = np.where(mask > 0, change.difference, np.minimum(change.difference, _QUIET_DIFFERENCE * 4))
+    blobs: list[Blob] = []
+    for u, v in peaks:
+        peak = view.to_mm(u, v)
+        fitted = _fit_near_rim(difference, mask, view, u, v, camera, radius)
+        if fitted is None:
+            continue
+        x, y, r, error, tiered = fitted
+        if any(math.hypot(x - b.x_mm, y - b.y_mm) < radius for b in blobs):
+            continue  # two peaks of one base
+        figure = _figure_evidence(mask, view, camera, x, y, r)
+        coverage = _disc_coverage(mask, view, x, y, r - 1.5)
+        blobs.append(Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage))
+    return blobs
+
+
+def classify(blob: Blob, settings: ArenaSettings) -> Kind:
+    """Fighter, token, or unsure: from the rim size, the figure behind it, and its rings."""
+    if math.hypot(blob.peak_mm[0] - blob.x_mm, blob.peak_mm[1] - blob.y_mm) > 0.8 * blob.radius_mm:
+        return Kind.UNSURE  # the rim fitted from this peak is not around it: not a disc
+    if blob.fit_error_mm > MAX_RIM_ERROR_MM or blob.diameter_mm > settings.base_mm + 9:
+        return Kind.UNSURE  # not one disc: touching tokens, a token against a base, a hand
+    cut = TOKEN_MAX_MM + (settings.base_mm - 1 - TOKEN_MAX_MM) / 2
+    if blob.diameter_mm >= cut + SIZE_MARGIN_MM:  # base-sized
+        if blob.coverage < MIN_BASE_COVERAGE:
+            return Kind.UNSURE  # the fitted disc is not all changed: two tokens side by side?
+        return Kind.UNSURE if blob.figure is Evidence.NO else Kind.FIGHTER
+    if blob.diameter_mm <= cut - SIZE_MARGIN_MM:  # token-sized
+        if blob.figure is Evidence.YES:
+            return Kind.UNSURE  # a figure on a base the colour of the board, or a token at a base
+        if blob.figure is Evidence.UNKNOWN and blob.tiered >= MAX_TOKEN_TIERED:
+            return Kind.UNSURE  # a faint ring round a strong middle: a base round a figure?
+        return Kind.TOKEN
+    return {Evidence.YES: Kind.FIGHTER, Evidence.NO: Kind.TOKEN, Evidence.UNKNOWN: Kind.UNSURE}[blob.figure]
+
+
+def select_bases(blobs: list[Blob], geometry: BoardGeometry, camera: CameraPosition, settings: ArenaSettings):
+    """The fighters' bases among the blobs, and the doubts that forbid an answer.
+
+    Nearest the camera first: a base is taken unless it is the figure of a base already
+    taken (it lies along that base's line away from the camera). Tokens are dropped; anything
+    else on or near a space is a doubt.
+    """
+    toward_camera_first = sorted(blobs, key=lambda b: _distance_to_camera(b.peak_mm, camera))
+    bases: list[Blob] = []
+    for blob in toward_camera_first:
+        # A clean base-sized disc is a base even beside another base's figure; only a
+        # second fit of an accepted base is dropped.
+        duplicate = any(math.hypot(blob.x_mm - b.x_mm, blob.y_mm - b.y_mm) < b.radius_mm for b in bases)
+        if classify(blob, settings) is Kind.FIGHTER and not duplicate:
+            bases.append(blob)
+    doubts: list[str] = []
+    for blob in toward_camera_first:
+        if blob in bases or _explained(blob, bases, camera) or classify(blob, settings) is not Kind.UNSURE:
+            continue
+        if _near_a_space(blob, geometry):
+            if blob.diameter_mm < settings.base_mm + 9 and blob.fit_error_mm <= MAX_RIM_ERROR_MM:
+                doubts.append(
+                    f"the object at ({blob.x_mm:.0f}, {blob.y_mm:.0f}) mm may be a token or a base "
+                    f"({blob.diameter_mm:.0f} mm across)"
+                )
+            else:
+                doubts.append(
+                    f"something that is neither a base nor a token is near ({blob.peak_mm[0]:.0f}, {blob.peak_mm[1]:.0f}) mm"
+                )
+    return sorted(bases, key=lambda b: b.x_mm), doubts
+
+
+# --- helpers ----------------------------------------------------------------
+
+
+def _distance_to_camera(point: tuple[float, float], camera: CameraPosition) -> float:
+    return math.hypot(point[0] - camera.centre_mm[0], point[1] - camera.centre_mm[1])
+
+
+def _explained(blob: Blob, bases: list[Blob], camera: CameraPosition) -> bool:
+    """A peak inside a taken base, or where that base's figure shows (its line away from the camera)."""
+    px, py = blob.peak_mm
+    for base in bases:
+        if math.hypot(px - base.x_mm, py - base.y_mm) < base.radius_mm + 3:
+            return True
+        if base.region != blob.region:
+            continue
+        lx, ly = camera.lean(base.x_mm, base.y_mm, MAX_FIGURE_MM)
+        if _distance_to_segment(px - base.x_mm, py - base.y_mm, lx, ly) < base.radius_mm + 4:
+            return True
+    return False
+
+
+def _distance_to_segment(px: float, py: float, sx: float, sy: float) -> float:
+    length2 = sx * sx + sy * sy
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, (px * sx + py * sy) / length2))
+    return math.hypot(px - t * sx, py - t * sy)
+
+
+def _near_a_space(blob: Blob, geometry: BoardGeometry) -> bool:
+    x, y = blob.peak_mm
+    return geometry.edge_distance(x, y) < 20 or geometry.space_at(x, y) is not None
+
+
+def _figure_evidence(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> Evidence:
+    """Is there change where a figure standing on a disc at (x, y) would show?"""
+    lx, ly = camera.lean(x, y, MIN_FIGURE_MM)
+    reach = math.hypot(lx, ly)
+    start = r + 2.0
+    if reach < start + 4.0:
+        return Evidence.UNKNOWN  # seen from so high that a figure stays over its base
+    ax, ay = lx / reach, ly / reach
+    distances = np.arange(start, reach, 1.0)
+    h, w = mask.shape
+    hits = []
+    for d in distances:
+        u, v = view.to_px(x + ax * d, y + ay * d)
+        ui, vi = int(round(u)), int(round(v))
+        if 0 <= ui < w and 0 <= vi < h:
+            hits.append(bool(mask[vi, ui]))
+    if not hits:
+        return Evidence.UNKNOWN
+    share = float(np.mean(hits))
+    if share >= 0.7:
+        return Evidence.YES
+    if share <= 0.2:
+        return Evidence.NO
+    return Evidence.UNKNOWN
+
+
+def _disc_coverage(mask, view: BoardView, x: float, y: float, r: float) -> float:
+    if r <= 0:
+        return 0.0
+    u, v = view.to_px(x, y)
+    rp = r * view.px_per_mm
+    h, w = mask.shape
+    u0, u1 = max(0, int(u - rp)), min(w, int(u + rp) + 2)
+    v0, v1 = max(0, int(v - rp)), min(h, int(v + rp) + 2)
+    if u0 >= u1 or v0 >= v1:
+        return 0.0
+    vv, uu = np.mgrid[v0:v1, u0:u1]
+    disc = (uu - u) ** 2 + (vv - v) ** 2 <= rp * rp
+    if not disc.any():
+        return 0.0
+    return float(mask[v0:v1, u0:u1][disc].mean())
+
+
+def _grow_into_faint_change(mask: np.ndarray, faint: np.ndarray) -> np.ndarray:
+    """Hysteresis: faint change joins the mask where it touches clear change.
+
+    A base close in colour to the board changes the view only faintly, but the figure on it
+    changes it clearly; faint pixels on their own are noise or light, and stay out.
+    """
+    count, labels = cv2.connectedComponents(faint.astype(np.uint8), connectivity=8)
+    seeded = np.zeros(count, bool)
+    seeded[np.unique(labels[mask > 0])] = True
+    seeded[0] = False
+    return (seeded[labels] | (mask > 0)).astype(np.uint8)
+
+
+def _fill_holes(mask: np.ndarray) -> np.ndarray:
+    """A base whose top matches the board leaves a ring of change: fill it."""
+    padded = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    flood = padded.copy()
+    cv2.floodFill(flood, None, (0, 0), 1)
+    holes = (flood == 0)[1:-1, 1:-1]
+    return (mask.astype(bool) | holes).astype(np.uint8)
+
+
+def _peaks(distance: np.ndarray, minimum: float, *, separation_px: int) -> list[tuple[int, int]]:
+    """Local maxima of the distance map above ``minimum``, strongest first, kept apart."""
+    local_max = (distance >= cv2.dilate(distance, np.ones((3, 3), np.uint8))) & (distance >= minimum)
+    vs, us = np.nonzero(local_max)
+    order = np.argsort(-distance[vs, us], kind="stable")
+    kept: list[tuple[int, int]] = []
+    for index in order:
+        u, v = int(us[index]), int(vs[index])
+        if all((u - ku) ** 2 + (v - kv) ** 2 >= separation_px**2 for ku, kv in kept):
+            kept.append((u, v))
+    return kept
+
+
+def _fit_near_rim(difference, mask, view: BoardView, u: int, v: int, camera: CameraPosition, radius_mm: float):
+    """Fit a disc to the rim, towards the camera, of the changed region around a peak (u, v).
+
+    Along each ray the outline is put where the (linear) difference falls to half the level
+    just inside it: blur does not move that point, so strong and faint colours size alike.
+    Returns (x_mm, y_mm, radius_mm, rms_error_mm, tiered) or None.
+    """
+    ppm = view.px_per_mm
+    x_mm, y_mm = view.to_mm(u, v)
+    ax, ay = camera.away(x_mm, y_mm)
+    towards = math.atan2(ay, -ax)  # in view coordinates (u right, v = -y): the camera's side
+    angles = towards + _RAY_ANGLES
+    steps = np.arange(0, 2.2 * radius_mm, _RAY_STEP_MM)
+    du, dv = np.cos(angles), np.sin(angles)
+    map_u = (u + du[:, None] * steps[None, :] * ppm).astype(np.float32)
+    map_v = (v + dv[:, None] * steps[None, :] * ppm).astype(np.float32)
+    profiles = cv2.remap(difference, map_u, map_v, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    profiles = cv2.blur(profiles, (3, 1))  # along the rays only: steadier ramps
+    inside = cv2.remap(mask, map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    points = []
+    tiers: list[bool] = []
+    for ray in range(len(angles)):
+        outside = np.nonzero(inside[ray] == 0)[0]
+        if len(outside) == 0:
+            continue
+        first_out = int(outside[0])
+        quiet = np.nonzero(profiles[ray, first_out:] < _QUIET_DIFFERENCE)[0]
+        end = first_out + (int(quiet[0]) if len(quiet) else 0)  # where the blur tail dies out
+        level_at = _top_of_ramp(profiles[ray], end)
+        half = profiles[ray, level_at] / 2
+        after = np.nonzero(profiles[ray, level_at : min(len(steps), end + 5)] < half)[0]
+        if len(after) == 0 or after[0] == 0:
+            continue
+        tiers.append(bool(profiles[ray, level_at] < _TIER_RATIO * profiles[ray, : level_at + 1].max()))
+        k = level_at + int(after[0])
+        a, b = profiles[ray, k - 1], profiles[ray, k]
+        t = (a - half) / (a - b) if a != b else 0.5
+        distance = (k - 1 + t) * _RAY_STEP_MM
+        points.append((u / ppm + du[ray] * distance, v / ppm + dv[ray] * distance))
+    if len(points) < 6:
+        return None
+    fitted = _robust_circle(np.array(points))
+    if fitted is None:
+        return None
+    cu, cv, r, error = fitted
+    x, y = view.to_mm(cu * ppm, cv * ppm)
+    return x, y, r, error, float(np.mean(tiers))
+
+
+def _top_of_ramp(profile: np.ndarray, end: int) -> int:
+    """Walk inwards from the quiet end of a ray while the difference keeps climbing.
+
+    Where it levels off is the plateau of the outermost thing (a base ring in front of its
+    figure, or a token): half of that level is its outline.
+    """
+    k = end
+    while k > 0 and profile[k] < _QUIET_DIFFERENCE:  # the mask may reach past the blur tail
+        k -= 1
+    while k > 0:
+        rise = profile[k - 1] - profile[k]
+        if rise < max(_RAMP_MIN_RISE, _RAMP_MIN_FRACTION * profile[k]):
+            break
+        k -= 1
+    return k
+
+
+def _robust_circle(points: np.ndarray):
+    """Least-squares circle (centre, radius, rms) that drops rim points from a touching neighbour."""
+    keep = np.ones(len(points), bool)
+    result = None
+    for _ in range(3):
+        if keep.sum() < 5:
+            return result
+        p = points[keep]
+        design = np.column_stack([2 * p[:, 0], 2 * p[:, 1], np.ones(len(p))])
+        (cx, cy, c), *_ = np.linalg.lstsq(design, (p**2).sum(axis=1), rcond=None)
+        r2 = c + cx**2 + cy**2
+        if r2 <= 0:
+            return None
+        r = math.sqrt(r2)
+        residual = np.abs(np.hypot(points[:, 0] - cx, points[:, 1] - cy) - r)
+        result = (cx, cy, r, float(np.sqrt(np.mean(residual[keep] ** 2))))
+        new_keep = residual < max(1.0, 2.5 * float(np.median(residual[keep])))
+        if np.array_equal(new_keep, keep):
+            break
+        keep = new_keep
+    return result
