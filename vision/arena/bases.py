@@ -35,12 +35,18 @@ MIN_BLOB_RADIUS_MM = 6.0
 FAINT_CHANGE = 0.5
 #: The rim points of one disc fit its circle to within this (rms, mm).
 MAX_RIM_ERROR_MM = 1.2
+#: Two bases' fitted discs may overlap this much (mm) from fitting error, not more.
+BASE_OVERLAP_MM = 3.0
+#: A base's rim fits its circle at least this well (rms mm); a figure's outline rarely does.
+CRISP_RIM_MM = 0.6
 #: Sizes closer than this (mm) to the token/base cut are not trusted on size alone.
 SIZE_MARGIN_MM = 0.8
 #: A figure is at least this tall (mm): its projection must show behind its base.
 MIN_FIGURE_MM = 25.0
 #: The tallest figure expected (mm): change further behind a base is something else.
 MAX_FIGURE_MM = 70.0
+#: Half the width of a figure's outline in the board view (wider than a base, at most).
+FIGURE_HALF_WIDTH_MM = 14.0
 #: A base is solid: at least this share of its fitted disc changed.
 MIN_BASE_COVERAGE = 0.92
 #: A token is one flat disc: fewer than this share of its rim rays cross a fainter ring.
@@ -51,6 +57,11 @@ _TIER_RATIO = 0.6
 # (narrower than its base) leaves the base's rim in view.
 _RAY_ANGLES = np.radians(np.linspace(-100, 100, 21))
 _RAY_STEP_MM = 0.5
+_FRONT_SEED_SPACING_MM = 6.0
+#: Change this big (mm^2) that nothing explains is something on the board we cannot name.
+_UNEXPLAINED_AREA_MM2 = 60.0
+#: How far round each space (mm) unexplained change matters to the occupied spaces.
+_SPACE_WATCH_MARGIN_MM = 6.0
 #: Along a ray, a blurred outline's difference climbs by at least this much per step.
 _RAMP_MIN_RISE = 1.5
 _RAMP_MIN_FRACTION = 0.03
@@ -101,30 +112,40 @@ def change_mask(change: Change, search: np.ndarray) -> np.ndarray:
 def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: CameraPosition, settings: ArenaSettings) -> list[Blob]:
     distance = cv2.distanceTransform(mask, cv2.DIST_L2, 5) / view.px_per_mm
     radius = settings.base_mm / 2
-    peaks = _peaks(distance, MIN_BLOB_RADIUS_MM, separation_px=int(radius * 1.2 * view.px_per_mm))
+    # Seeds: the widest points of the change, and one radius in from every stretch of the
+    # outline that faces the camera (where the bases are, even when touching bases and their
+    # figures merge into one region whose widest point is neither base).
+    seeds = _peaks(distance, MIN_BLOB_RADIUS_MM, separation_px=int(radius * 0.6 * view.px_per_mm))
+    seeds += _front_seeds(mask, view, camera, radius)
     _, regions = cv2.connectedComponents(mask, connectivity=8)
     difference = np.where(mask > 0, change.difference, np.minimum(change.difference, _QUIET_DIFFERENCE * 4))
     blobs: list[Blob] = []
-    for u, v in peaks:
+    h, w = mask.shape
+    for u, v in seeds:
+        if not (0 <= u < w and 0 <= v < h and mask[v, u]):
+            continue
         peak = view.to_mm(u, v)
         fitted = _fit_near_rim(difference, mask, view, u, v, camera, radius)
         if fitted is None:
             continue
         x, y, r, error, tiered = fitted
-        if any(math.hypot(x - b.x_mm, y - b.y_mm) < radius for b in blobs):
-            continue  # two peaks of one base
+        if math.hypot(peak[0] - x, peak[1] - y) > 0.8 * r:
+            continue  # the rim found is not round this seed: the fit describes something else
+        same = next((i for i, b in enumerate(blobs) if math.hypot(x - b.x_mm, y - b.y_mm) < 0.5 * radius), None)
+        if same is not None and blobs[same].fit_error_mm <= error:
+            continue  # the same disc again, fitted no better
         figure = _figure_evidence(mask, view, camera, x, y, r)
         coverage = _disc_coverage(mask, view, x, y, r - 1.5)
-        blobs.append(Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage))
+        blob = Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage)
+        if same is None:
+            blobs.append(blob)
+        else:
+            blobs[same] = blob
     return blobs
 
 
 def classify(blob: Blob, settings: ArenaSettings) -> Kind:
     """Fighter, token, or unsure: from the rim size, the figure behind it, and its rings."""
-    if math.hypot(blob.peak_mm[0] - blob.x_mm, blob.peak_mm[1] - blob.y_mm) > 0.8 * blob.radius_mm:
-        return Kind.UNSURE  # the rim fitted from this peak is not around it: not a disc
-    if blob.fit_error_mm > MAX_RIM_ERROR_MM or blob.diameter_mm > settings.base_mm + 9:
-        return Kind.UNSURE  # not one disc: touching tokens, a token against a base, a hand
     cut = TOKEN_MAX_MM + (settings.base_mm - 1 - TOKEN_MAX_MM) / 2
     if blob.diameter_mm >= cut + SIZE_MARGIN_MM:  # base-sized
         if blob.coverage < MIN_BASE_COVERAGE:
@@ -139,36 +160,95 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
     return {Evidence.YES: Kind.FIGHTER, Evidence.NO: Kind.TOKEN, Evidence.UNKNOWN: Kind.UNSURE}[blob.figure]
 
 
-def select_bases(blobs: list[Blob], geometry: BoardGeometry, camera: CameraPosition, settings: ArenaSettings):
+def is_disc(blob: Blob, settings: ArenaSettings) -> bool:
+    """Is the rim fit one crisp disc of a plausible size? (Other fits are dropped.)"""
+    return blob.fit_error_mm <= MAX_RIM_ERROR_MM and blob.diameter_mm <= settings.base_mm + 9
+
+
+def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry: BoardGeometry,
+                 camera: CameraPosition, settings: ArenaSettings):
     """The fighters' bases among the blobs, and the doubts that forbid an answer.
 
-    Nearest the camera first: a base is taken unless it is the figure of a base already
-    taken (it lies along that base's line away from the camera). Tokens are dropped; anything
-    else on or near a space is a doubt.
+    Crisp discs first, nearest the camera first: a base is taken unless it repeats or
+    overlaps a taken base, or is the figure standing on one (on its line away from the
+    camera). Then every changed region must be explained by bases, their figures and tokens;
+    change left unexplained on or near a space is a doubt, so the reading never guesses.
     """
-    toward_camera_first = sorted(blobs, key=lambda b: _distance_to_camera(b.peak_mm, camera))
+    discs = [b for b in blobs if is_disc(b, settings)]
+    kinds = {id(b): classify(b, settings) for b in discs}
+    order = sorted(discs, key=lambda b: (b.fit_error_mm > CRISP_RIM_MM, _distance_to_camera(b.peak_mm, camera)))
     bases: list[Blob] = []
-    for blob in toward_camera_first:
-        # A clean base-sized disc is a base even beside another base's figure; only a
-        # second fit of an accepted base is dropped.
-        duplicate = any(math.hypot(blob.x_mm - b.x_mm, blob.y_mm - b.y_mm) < b.radius_mm for b in bases)
-        if classify(blob, settings) is Kind.FIGHTER and not duplicate:
-            bases.append(blob)
     doubts: list[str] = []
-    for blob in toward_camera_first:
-        if blob in bases or _explained(blob, bases, camera) or classify(blob, settings) is not Kind.UNSURE:
+    for blob in order:
+        if kinds[id(blob)] is not Kind.FIGHTER:
             continue
-        if _near_a_space(blob, geometry):
-            if blob.diameter_mm < settings.base_mm + 9 and blob.fit_error_mm <= MAX_RIM_ERROR_MM:
-                doubts.append(
-                    f"the object at ({blob.x_mm:.0f}, {blob.y_mm:.0f}) mm may be a token or a base "
-                    f"({blob.diameter_mm:.0f} mm across)"
-                )
-            else:
-                doubts.append(
-                    f"something that is neither a base nor a token is near ({blob.peak_mm[0]:.0f}, {blob.peak_mm[1]:.0f}) mm"
-                )
+        if any(math.hypot(blob.x_mm - b.x_mm, blob.y_mm - b.y_mm) < b.radius_mm for b in bases):
+            continue  # the same base fitted from another seed
+        overlaps = any(
+            math.hypot(blob.x_mm - b.x_mm, blob.y_mm - b.y_mm) < b.radius_mm + blob.radius_mm - BASE_OVERLAP_MM for b in bases
+        )
+        if overlaps or (blob.fit_error_mm > CRISP_RIM_MM and _on_figure_line(blob, bases, camera)):
+            continue  # left to the region check below: explained by that base, or a doubt
+        bases.append(blob)
+    tokens = [
+        b for b in discs
+        if kinds[id(b)] is Kind.TOKEN
+        and all(math.hypot(b.x_mm - f.x_mm, b.y_mm - f.y_mm) >= f.radius_mm + b.radius_mm - BASE_OVERLAP_MM for f in bases)
+    ]
+    for blob in discs:
+        if kinds[id(blob)] is Kind.UNSURE and not _explained(blob, bases, camera) and _near_a_space(blob, geometry):
+            doubts.append(
+                f"the object at ({blob.x_mm:.0f}, {blob.y_mm:.0f}) mm may be a token or a base "
+                f"({blob.diameter_mm:.0f} mm across)"
+            )
+    for x, y in _unexplained(mask, view, geometry, camera, bases, tokens):
+        doubts.append(f"something that is neither a base nor a token is near ({x:.0f}, {y:.0f}) mm")
     return sorted(bases, key=lambda b: b.x_mm), doubts
+
+
+def _unexplained(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases, tokens):
+    """Centres of changed areas on or near a space that no base, figure or token accounts for."""
+    explained = np.zeros_like(mask)
+    ppm = view.px_per_mm
+    for base in bases:
+        cv2.circle(explained, _px(view, base.x_mm, base.y_mm), int(round((base.radius_mm + 2.5) * ppm)), 1, -1)
+        cv2.fillConvexPoly(explained, _figure_corridor(view, camera, base), 1)
+    for token in tokens:
+        cv2.circle(explained, _px(view, token.x_mm, token.y_mm), int(round((token.radius_mm + 2.5) * ppm)), 1, -1)
+    near_spaces = np.zeros_like(mask)
+    half = geometry.space_mm / 2 + _SPACE_WATCH_MARGIN_MM
+    for sx, sy in geometry.spaces.values():
+        rows, cols = view.rect_mask(sx - half, sy - half, sx + half, sy + half)
+        near_spaces[rows, cols] = 1
+    left = (mask > 0) & (explained == 0) & (near_spaces > 0)
+    left = cv2.morphologyEx(left.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(left, connectivity=8)
+    return [
+        view.to_mm(*centroids[i])
+        for i in range(1, count)
+        if stats[i, cv2.CC_STAT_AREA] >= _UNEXPLAINED_AREA_MM2 * ppm * ppm
+    ]
+
+
+def _figure_corridor(view: BoardView, camera: CameraPosition, base: Blob) -> np.ndarray:
+    """Where the figure standing on a base can show: a widening strip away from the camera."""
+    ax, ay = camera.away(base.x_mm, base.y_mm)
+    reach = math.hypot(*camera.lean(base.x_mm, base.y_mm, MAX_FIGURE_MM)) + base.radius_mm
+    nx, ny = -ay, ax
+    near = FIGURE_HALF_WIDTH_MM
+    far = FIGURE_HALF_WIDTH_MM + 0.15 * reach
+    corners = [
+        (base.x_mm + nx * near, base.y_mm + ny * near),
+        (base.x_mm + ax * reach + nx * far, base.y_mm + ay * reach + ny * far),
+        (base.x_mm + ax * reach - nx * far, base.y_mm + ay * reach - ny * far),
+        (base.x_mm - nx * near, base.y_mm - ny * near),
+    ]
+    return np.array([_px(view, x, y) for x, y in corners], np.int32)
+
+
+def _px(view: BoardView, x: float, y: float) -> tuple[int, int]:
+    u, v = view.to_px(x, y)
+    return int(round(u)), int(round(v))
 
 
 # --- helpers ----------------------------------------------------------------
@@ -188,6 +268,21 @@ def _explained(blob: Blob, bases: list[Blob], camera: CameraPosition) -> bool:
             continue
         lx, ly = camera.lean(base.x_mm, base.y_mm, MAX_FIGURE_MM)
         if _distance_to_segment(px - base.x_mm, py - base.y_mm, lx, ly) < base.radius_mm + 4:
+            return True
+    return False
+
+
+def _on_figure_line(blob: Blob, bases: list[Blob], camera: CameraPosition) -> bool:
+    """Does the blob sit where a taken base's figure shows: beyond its rim, on its away line?"""
+    for base in bases:
+        if base.region != blob.region:
+            continue
+        ax, ay = camera.away(base.x_mm, base.y_mm)
+        dx, dy = blob.x_mm - base.x_mm, blob.y_mm - base.y_mm
+        along = dx * ax + dy * ay
+        lateral = abs(dx * ay - dy * ax)
+        reach = math.hypot(*camera.lean(base.x_mm, base.y_mm, MAX_FIGURE_MM)) + base.radius_mm
+        if 0.8 * base.radius_mm < along < reach and lateral < FIGURE_HALF_WIDTH_MM + 0.15 * along:
             return True
     return False
 
@@ -277,6 +372,33 @@ def _peaks(distance: np.ndarray, minimum: float, *, separation_px: int) -> list[
     for index in order:
         u, v = int(us[index]), int(vs[index])
         if all((u - ku) ** 2 + (v - kv) ** 2 >= separation_px**2 for ku, kv in kept):
+            kept.append((u, v))
+    return kept
+
+
+def _front_seeds(mask, view: BoardView, camera: CameraPosition, radius_mm: float) -> list[tuple[int, int]]:
+    """Points one base radius in from the outline where it faces the camera, a few mm apart."""
+    ppm = view.px_per_mm
+    edge = mask.astype(bool) & ~cv2.erode(mask, np.ones((3, 3), np.uint8)).astype(bool)
+    vs, us = np.nonzero(edge)
+    if len(us) == 0:
+        return []
+    xs = us / ppm - view.width_mm / 2
+    ys = view.height_mm / 2 - vs / ppm
+    ax, ay = xs - camera.centre_mm[0], ys - camera.centre_mm[1]
+    norm = np.maximum(np.hypot(ax, ay), 1e-6)
+    ax, ay = ax / norm, ay / norm  # away from the camera, board frame
+    h, w = mask.shape
+    # Facing the camera: one step towards the camera leaves the change.
+    fu = np.clip(np.round(us - ax * 2 * ppm).astype(int), 0, w - 1)
+    fv = np.clip(np.round(vs + ay * 2 * ppm).astype(int), 0, h - 1)
+    front = mask[fv, fu] == 0
+    su = np.round(us[front] + ax[front] * radius_mm * ppm).astype(int)
+    sv = np.round(vs[front] - ay[front] * radius_mm * ppm).astype(int)
+    spacing2 = (_FRONT_SEED_SPACING_MM * ppm) ** 2
+    kept: list[tuple[int, int]] = []
+    for u, v in zip(su.tolist(), sv.tolist()):
+        if all((u - ku) ** 2 + (v - kv) ** 2 >= spacing2 for ku, kv in kept):
             kept.append((u, v))
     return kept
 

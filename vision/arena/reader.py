@@ -133,8 +133,9 @@ def _read_registered(image, registration, prepared, geometry, settings) -> Arena
     camera = camera_position(registration.homography, (image.shape[1], image.shape[0]))
     search = _search_mask(view, geometry)
     change = change_between(live, prepared.smooth, search)
-    blobs = find_blobs(change, change_mask(change, search), view, camera, settings)
-    bases, doubts = select_bases(blobs, geometry, camera, settings)
+    mask = change_mask(change, search)
+    blobs = find_blobs(change, mask, view, camera, settings)
+    bases, doubts = select_bases(blobs, mask, view, geometry, camera, settings)
     fighters = []
     for base in bases:
         space = geometry.space_at(base.x_mm, base.y_mm)
