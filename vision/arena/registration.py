@@ -87,6 +87,7 @@ class Registration:
 
 
 def register(image: np.ndarray, geometry: BoardGeometry, *, detected: Mapping[int, np.ndarray] | None = None) -> Registration:
+    image_size = (image.shape[1], image.shape[0])
     """Fit and check board mm -> image px from the board's markers in ``image``."""
     all_found = detect_markers(image) if detected is None else dict(detected)
     corners = {m: q for m, q in all_found.items() if m in geometry.markers}
@@ -103,7 +104,7 @@ def register(image: np.ndarray, geometry: BoardGeometry, *, detected: Mapping[in
     best: tuple[np.ndarray, tuple[int, ...], float] | None = None
     for size in range(len(found), MIN_MARKERS - 1, -1):
         for subset in itertools.combinations(found, size):
-            fitted = _fit(subset, corners, geometry)
+            fitted = _fit(subset, corners, geometry, image_size)
             if fitted is not None and (best is None or fitted[1] < best[2]):
                 best = (fitted[0], subset, fitted[1])
         if best is not None:
@@ -118,7 +119,7 @@ def register(image: np.ndarray, geometry: BoardGeometry, *, detected: Mapping[in
     return Registration(homography, found, used, corners, error_px=error_px)
 
 
-def _fit(subset: tuple[int, ...], corners: Mapping[int, np.ndarray], geometry: BoardGeometry):
+def _fit(subset: tuple[int, ...], corners: Mapping[int, np.ndarray], geometry: BoardGeometry, image_size):
     board = np.concatenate([geometry.marker_corners(m) for m in subset])
     image = np.concatenate([corners[m] for m in subset])
     homography, _ = cv2.findHomography(board, image, 0)
@@ -126,6 +127,10 @@ def _fit(subset: tuple[int, ...], corners: Mapping[int, np.ndarray], geometry: B
         return None
     projected = cv2.perspectiveTransform(board.reshape(-1, 1, 2), homography).reshape(-1, 2)
     errors = np.linalg.norm(projected - image, axis=1)
+    if len(subset) <= MIN_MARKERS:
+        # Twelve corners leave a homography little to check them with; a real camera (square
+        # pixels, centred lens) has fewer freedoms, so fit that and check against it too.
+        errors = np.maximum(errors, _camera_fit_errors(board, image, homography, image_size))
     for index, marker_id in enumerate(subset):
         side_px = _mean_side(corners[marker_id])
         if errors[4 * index : 4 * index + 4].max() > max(MIN_ERROR_PX, MAX_ERROR_FRACTION * side_px):
@@ -133,6 +138,20 @@ def _fit(subset: tuple[int, ...], corners: Mapping[int, np.ndarray], geometry: B
     if not _keeps_orientation(homography, geometry):
         return None
     return homography, float(errors.max())
+
+
+def _camera_fit_errors(board: np.ndarray, image: np.ndarray, homography: np.ndarray, image_size) -> np.ndarray:
+    from vision.arena.pose import camera_position  # pose builds on registration's output
+
+    focal = camera_position(homography, image_size).focal_px
+    K = np.array([[focal, 0, image_size[0] / 2], [0, focal, image_size[1] / 2], [0, 0, 1.0]])
+    points = np.column_stack([board, np.zeros(len(board))])
+    ok, rvec, tvec = cv2.solvePnP(points, image, K, None, flags=cv2.SOLVEPNP_IPPE)
+    if not ok:
+        return np.full(len(board), np.inf)
+    ok, rvec, tvec = cv2.solvePnP(points, image, K, None, rvec, tvec, True, cv2.SOLVEPNP_ITERATIVE)
+    projected, _ = cv2.projectPoints(points, rvec, tvec, K, None)
+    return np.linalg.norm(projected.reshape(-1, 2) - image, axis=1)
 
 
 def _mean_side(quad: np.ndarray) -> float:
@@ -147,10 +166,14 @@ def _keeps_orientation(homography: np.ndarray, geometry: BoardGeometry) -> bool:
     if np.any(mapped[2] * mapped[2, 0] <= 0):  # the board crosses the camera's horizon
         return False
     quad = (mapped[:2] / mapped[2]).T
-    crosses = [float(np.cross(quad[(i + 1) % 4] - quad[i], quad[(i + 2) % 4] - quad[(i + 1) % 4])) for i in range(4)]
+    crosses = [_cross(quad[(i + 1) % 4] - quad[i], quad[(i + 2) % 4] - quad[(i + 1) % 4]) for i in range(4)]
     # Board +y is image "up" (rows grow downwards), so an unmirrored board turns clockwise
     # in image coordinates at every corner.
     return all(c < 0 for c in crosses)
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> float:
+    return float(a[0] * b[1] - a[1] * b[0])
 
 
 def _ids(ids) -> str:
