@@ -26,6 +26,8 @@ from vision.arena.pose import CameraPosition
 from vision.arena.settings import ArenaSettings
 from vision.arena.topdown import BoardView, Change
 
+#: Tokens are "a few mm thick" (the spec).
+MAX_TOKEN_THICKNESS_MM = 6.0
 #: Tokens are flat discs this size (the spec); bases are 25-28 mm (``settings.base_mm`` ~ 26).
 TOKEN_MIN_MM = 15.0
 TOKEN_MAX_MM = 22.0
@@ -39,6 +41,8 @@ MAX_RIM_ERROR_MM = 1.2
 BASE_OVERLAP_MM = 3.0
 #: A base's rim fits its circle at least this well (rms mm); a figure's outline rarely does.
 CRISP_RIM_MM = 0.6
+#: A disc a few mm thick measures this much wider (mm): its side shows beside the rim.
+THICKNESS_BIAS_MM = 0.5
 #: Sizes closer than this (mm) to the token/base cut are not trusted on size alone.
 SIZE_MARGIN_MM = 0.8
 #: A figure is at least this tall (mm): its projection must show behind its base.
@@ -53,9 +57,10 @@ MIN_BASE_COVERAGE = 0.92
 MAX_TOKEN_TIERED = 0.3
 _TIER_RATIO = 0.6
 
-# Rays from a peak: around "towards the camera" and on to either side, where a figure
+# Rays from a seed: the half facing the camera, where the outline is the ground rim (a disc's
+# top, a few mm up, shows displaced away from the camera) and where a figure
 # (narrower than its base) leaves the base's rim in view.
-_RAY_ANGLES = np.radians(np.linspace(-100, 100, 21))
+_RAY_ANGLES = np.radians(np.linspace(-88, 88, 21))
 _RAY_STEP_MM = 0.5
 _FRONT_SEED_SPACING_MM = 6.0
 #: Change this big (mm^2) that nothing explains is something on the board we cannot name.
@@ -146,7 +151,7 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
 
 def classify(blob: Blob, settings: ArenaSettings) -> Kind:
     """Fighter, token, or unsure: from the rim size, the figure behind it, and its rings."""
-    cut = TOKEN_MAX_MM + (settings.base_mm - 1 - TOKEN_MAX_MM) / 2
+    cut = TOKEN_MAX_MM + (settings.base_mm - 1 - TOKEN_MAX_MM) / 2 + THICKNESS_BIAS_MM
     if blob.diameter_mm >= cut + SIZE_MARGIN_MM:  # base-sized
         if blob.coverage < MIN_BASE_COVERAGE:
             return Kind.UNSURE  # the fitted disc is not all changed: two tokens side by side?
@@ -214,7 +219,13 @@ def _unexplained(mask, view: BoardView, geometry: BoardGeometry, camera: CameraP
         cv2.circle(explained, _px(view, base.x_mm, base.y_mm), int(round((base.radius_mm + 2.5) * ppm)), 1, -1)
         cv2.fillConvexPoly(explained, _figure_corridor(view, camera, base), 1)
     for token in tokens:
-        cv2.circle(explained, _px(view, token.x_mm, token.y_mm), int(round((token.radius_mm + 2.5) * ppm)), 1, -1)
+        # The token's top, a few mm up, shows displaced away from the camera.
+        lx, ly = camera.lean(token.x_mm, token.y_mm, MAX_TOKEN_THICKNESS_MM)
+        radius = int(round((token.radius_mm + 2.5) * ppm))
+        ends = (_px(view, token.x_mm, token.y_mm), _px(view, token.x_mm + lx, token.y_mm + ly))
+        for end in ends:
+            cv2.circle(explained, end, radius, 1, -1)
+        cv2.line(explained, ends[0], ends[1], 1, 2 * radius)
     near_spaces = np.zeros_like(mask)
     half = geometry.space_mm / 2 + _SPACE_WATCH_MARGIN_MM
     for sx, sy in geometry.spaces.values():

@@ -285,14 +285,14 @@ def _draw_die(image, camera, die: Die) -> None:
 
 
 def _draw_hand(image, camera, geometry: BoardGeometry, marker_id: int, rng) -> None:
-    """A hand (a skin-coloured blob 40-80 mm above the table) over a marker."""
+    """A hand (a skin-coloured blob) over a marker: it covers the marker and its quiet zone."""
     mx, my, size = geometry.markers[marker_id]
-    height = rng.uniform(40, 80)
-    centre = camera.project(np.array([[mx, my, height]]))[0]
-    # Big enough in the image to cover the whole marker below it.
-    marker_px = camera.project(np.array([[mx + dx, my + dy, 0.0] for dx in (-size, size) for dy in (-size, size)]))
-    reach = np.linalg.norm(marker_px - centre, axis=1).max() * 0.75
-    axes = (int(reach * rng.uniform(1.0, 1.3)), int(reach))
+    reach_mm = size / 2 + size / 6 + rng.uniform(2, 8)
+    outline = camera.project(np.array([[mx + reach_mm * math.cos(a), my + reach_mm * math.sin(a), 0.0]
+                                       for a in np.linspace(0, 2 * math.pi, 24, endpoint=False)]))
+    centre = outline.mean(axis=0)
+    radius = np.linalg.norm(outline - centre, axis=1).max()
+    axes = (int(radius * rng.uniform(1.0, 1.2)), int(radius))
     cv2.ellipse(image, (int(centre[0]), int(centre[1])), axes, rng.uniform(0, 180), 0, 360, (120, 150, 205), -1, cv2.LINE_AA)
 
 
