@@ -114,9 +114,15 @@ def calibrate_arena(empty_frame: np.ndarray, geometry: BoardGeometry) -> ArenaCa
     except ArenaInputError as exc:
         raise CalibrationError(str(exc)) from None
     registration = register(empty_frame, geometry)
-    missing = [m for m in sorted(geometry.markers) if m not in registration.markers_used]
-    if not registration.ok or missing:
-        reason = registration.error or f"markers {', '.join(map(str, missing))} do not agree with the others"
+    unseen = [m for m in sorted(geometry.markers) if m not in registration.markers_found]
+    disagreeing = [m for m in registration.markers_found if m not in registration.markers_used]
+    if not registration.ok or unseen or disagreeing:
+        reasons = []
+        if unseen:
+            reasons.append(f"missing {', '.join(map(str, unseen))}")
+        if disagreeing:
+            reasons.append(f"{', '.join(map(str, disagreeing))} do not agree with the others")
+        reason = "; ".join(reasons) or str(registration.error)
         raise CalibrationError(
             f"calibration needs all {len(geometry.markers)} markers {sorted(geometry.markers)!r} visible and consistent: {reason}"
         )
