@@ -130,6 +130,8 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         if not (0 <= u < w and 0 <= v < h and mask[v, u]):
             continue
         peak = view.to_mm(u, v)
+        if any(math.hypot(peak[0] - b.x_mm, peak[1] - b.y_mm) < 0.4 * radius for b in blobs):
+            continue  # a seed at the middle of a disc already fitted
         fitted = _fit_near_rim(difference, mask, view, u, v, camera, radius)
         if fitted is None:
             continue
@@ -433,29 +435,13 @@ def _fit_near_rim(difference, mask, view: BoardView, u: int, v: int, camera: Cam
     profiles = cv2.remap(difference, map_u, map_v, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     profiles = cv2.blur(profiles, (3, 1))  # along the rays only: steadier ramps
     inside = cv2.remap(mask, map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    points = []
-    tiers: list[bool] = []
-    for ray in range(len(angles)):
-        outside = np.nonzero(inside[ray] == 0)[0]
-        if len(outside) == 0:
-            continue
-        first_out = int(outside[0])
-        quiet = np.nonzero(profiles[ray, first_out:] < _QUIET_DIFFERENCE)[0]
-        end = first_out + (int(quiet[0]) if len(quiet) else 0)  # where the blur tail dies out
-        level_at = _top_of_ramp(profiles[ray], end)
-        half = profiles[ray, level_at] / 2
-        after = np.nonzero(profiles[ray, level_at : min(len(steps), end + 5)] < half)[0]
-        if len(after) == 0 or after[0] == 0:
-            continue
-        tiers.append(bool(profiles[ray, level_at] < _TIER_RATIO * profiles[ray, : level_at + 1].max()))
-        k = level_at + int(after[0])
-        a, b = profiles[ray, k - 1], profiles[ray, k]
-        t = (a - half) / (a - b) if a != b else 0.5
-        distance = (k - 1 + t) * _RAY_STEP_MM
-        points.append((u / ppm + du[ray] * distance, v / ppm + dv[ray] * distance))
+    distances, tiered = _rim_distances(profiles, inside)
+    good = np.isfinite(distances)
+    points = np.column_stack([u / ppm + du[good] * distances[good], v / ppm + dv[good] * distances[good]])
+    tiers = tiered[good]
     if len(points) < 6:
         return None
-    fitted = _robust_circle(np.array(points))
+    fitted = _robust_circle(points)
     if fitted is None:
         return None
     cu, cv, r, error = fitted
@@ -463,21 +449,41 @@ def _fit_near_rim(difference, mask, view: BoardView, u: int, v: int, camera: Cam
     return x, y, r, error, float(np.mean(tiers))
 
 
-def _top_of_ramp(profile: np.ndarray, end: int) -> int:
-    """Walk inwards from the quiet end of a ray while the difference keeps climbing.
+def _rim_distances(profiles: np.ndarray, inside: np.ndarray):
+    """Per ray: distance (mm) to the outline at half the outermost plateau, and whether that
+    plateau is a fainter ring round something stronger. NaN where a ray finds no outline.
 
-    Where it levels off is the plateau of the outermost thing (a base ring in front of its
-    figure, or a token): half of that level is its outline.
+    Along a ray: leave the change mask, run on to where the blur tail dies out (the quiet
+    end), walk back in while the difference keeps climbing (the ramp), and take half the
+    level where it levels off: that point does not move with blur or contrast.
     """
-    k = end
-    while k > 0 and profile[k] < _QUIET_DIFFERENCE:  # the mask may reach past the blur tail
-        k -= 1
-    while k > 0:
-        rise = profile[k - 1] - profile[k]
-        if rise < max(_RAMP_MIN_RISE, _RAMP_MIN_FRACTION * profile[k]):
-            break
-        k -= 1
-    return k
+    rays, samples = profiles.shape
+    index = np.arange(samples)[None, :]
+    outside = inside == 0
+    has_out = outside.any(axis=1)
+    first_out = np.where(has_out, outside.argmax(axis=1), samples - 1)
+    quiet = (profiles < _QUIET_DIFFERENCE) & (index >= first_out[:, None])
+    end = np.where(quiet.any(axis=1), quiet.argmax(axis=1), samples - 1)
+    # Back in from the quiet end past the tail, to the last sample still above the noise.
+    loud = (profiles >= _QUIET_DIFFERENCE) & (index <= end[:, None])
+    top = np.where(loud.any(axis=1), samples - 1 - loud[:, ::-1].argmax(axis=1), 0)
+    # Then inwards while climbing; the plateau starts where the climb stops.
+    rise = np.zeros_like(profiles)
+    rise[:, 1:] = profiles[:, :-1] - profiles[:, 1:]
+    climbing = rise >= np.maximum(_RAMP_MIN_RISE, _RAMP_MIN_FRACTION * profiles)
+    flat = ~climbing & (index <= top[:, None])
+    level_at = np.where(flat.any(axis=1), samples - 1 - flat[:, ::-1].argmax(axis=1), 0)
+    rows = np.arange(rays)
+    level = profiles[rows, level_at]
+    half = level / 2
+    below = (profiles < half[:, None]) & (index > level_at[:, None]) & (index < (end + 5)[:, None])
+    found = has_out & below.any(axis=1)
+    k = np.where(found, below.argmax(axis=1), 1)
+    a, b = profiles[rows, k - 1], profiles[rows, k]
+    t = np.where(a != b, (a - half) / np.where(a != b, a - b, 1), 0.5)
+    distances = np.where(found, (k - 1 + t) * _RAY_STEP_MM, np.nan)
+    strongest_inside = np.where(index <= level_at[:, None], profiles, 0).max(axis=1)
+    return distances, level < _TIER_RATIO * strongest_inside
 
 
 def _robust_circle(points: np.ndarray):

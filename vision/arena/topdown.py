@@ -90,41 +90,55 @@ class Change:
 
 def change_between(live: SmoothView, reference: SmoothView, usable: np.ndarray) -> Change:
     """Per-pixel change; ``usable`` marks pixels that may be used to estimate the lighting."""
-    ratio = live.log - reference.log
+    ratio = cv2.subtract(live.log, reference.log)
     lighting = _lighting_field(ratio, usable)
-    ratio -= lighting
-    luma = ratio.mean(axis=2)
-    chroma = np.sqrt(((ratio - luma[..., None]) ** 2).sum(axis=2))
-    score = np.maximum(chroma / CHROMA_CHANGE, np.abs(luma) / LUMA_CHANGE)
-    relit = (reference.bgr + _LOG_OFFSET) * np.exp(lighting) - _LOG_OFFSET
-    difference = np.abs(live.bgr - relit).max(axis=2)
+    ratio = cv2.subtract(ratio, lighting)
+    luma = cv2.transform(ratio, np.full((1, 3), 1 / 3, np.float32))
+    chroma_sq = cv2.transform(cv2.multiply(ratio, ratio), np.ones((1, 3), np.float32)) - 3 * luma * luma
+    chroma = np.sqrt(np.maximum(chroma_sq, 0))
+    score = np.maximum(chroma * (1 / CHROMA_CHANGE), np.abs(luma) * (1 / LUMA_CHANGE))
+    relit = cv2.subtract(cv2.multiply(reference.bgr + _LOG_OFFSET, cv2.exp(lighting)), _LOG_OFFSET)
+    difference = _channel_max(cv2.absdiff(live.bgr, relit))
     return Change(score, difference)
 
 
-def _lighting_field(ratio: np.ndarray, usable: np.ndarray, *, step: int = 3) -> np.ndarray:
-    """A smooth (planar in log space) per-channel gain field, fitted robustly.
+#: The lighting is fitted on a coarse grid: it varies slowly, and that is much cheaper.
+_LIGHT_CELL_PX = 8
+
+
+def _lighting_field(ratio: np.ndarray, usable: np.ndarray) -> np.ndarray:
+    """A smooth (bilinear in log space) per-channel gain field, fitted robustly.
 
     Most of the board is unchanged between reference and live image, so a trimmed
     least-squares fit of the log ratio follows the light and ignores the miniatures.
     """
     h, w = ratio.shape[:2]
-    vs, us = np.mgrid[0:h:step, 0:w:step]
-    keep = usable[0:h:step, 0:w:step]
-    u = (us[keep] / w - 0.5).astype(np.float32)
-    v = (vs[keep] / h - 0.5).astype(np.float32)
-    design = np.column_stack([np.ones_like(u), u, v, u * v])
-    samples = ratio[0:h:step, 0:w:step][keep]
+    cell = _LIGHT_CELL_PX
+    coarse = cv2.resize(ratio, (w // cell, h // cell), interpolation=cv2.INTER_AREA)
+    keep = cv2.resize(usable.astype(np.float32), (w // cell, h // cell), interpolation=cv2.INTER_AREA) > 0.99
+    vs, us = np.nonzero(keep)
+    samples = coarse[vs, us].astype(np.float64)
     if len(samples) < 50:
-        return np.broadcast_to(np.median(ratio.reshape(-1, 3), axis=0), ratio.shape)
+        return np.broadcast_to(np.median(ratio.reshape(-1, 3), axis=0), ratio.shape).astype(np.float32)
+    u = (us + 0.5) * cell / w - 0.5
+    v = (vs + 0.5) * cell / h - 0.5
+    design = np.column_stack([np.ones_like(u), u, v, u * v])
     inliers = np.ones(len(samples), bool)
-    coefficients = np.zeros((4, 3), np.float32)
+    coefficients = np.zeros((4, 3))
     for _ in range(3):
-        coefficients, *_ = np.linalg.lstsq(design[inliers], samples[inliers], rcond=None)
-        residual = np.abs(samples - design @ coefficients).max(axis=1)
+        chosen = design[inliers]
+        coefficients = np.linalg.solve(chosen.T @ chosen + 1e-9 * np.eye(4), chosen.T @ samples[inliers])
+        residual = _channel_max(np.abs(samples - design @ coefficients))
         spread = max(0.03, 2.5 * 1.4826 * float(np.median(residual)))
         inliers = residual < spread
         if inliers.sum() < 50:
             break
     uu = (np.arange(w, dtype=np.float32) / w - 0.5)[None, :]
     vv = (np.arange(h, dtype=np.float32) / h - 0.5)[:, None]
-    return np.stack([c[0] + c[1] * uu + c[2] * vv + c[3] * uu * vv for c in coefficients.T], axis=2)
+    c = coefficients.astype(np.float32)
+    return cv2.merge([(c[0, k] + c[1, k] * uu) + vv * (c[2, k] + c[3, k] * uu) for k in range(3)])
+
+
+def _channel_max(values: np.ndarray) -> np.ndarray:
+    """Largest of the last axis's three channels (numpy's reduce over a short axis is slow)."""
+    return np.maximum(np.maximum(values[..., 0], values[..., 1]), values[..., 2])
