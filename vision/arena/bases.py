@@ -121,7 +121,8 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
     # outline that faces the camera (where the bases are, even when touching bases and their
     # figures merge into one region whose widest point is neither base).
     seeds = _peaks(distance, MIN_BLOB_RADIUS_MM, separation_px=int(radius * 0.6 * view.px_per_mm))
-    seeds += _front_seeds(mask, view, camera, radius)
+    seeds += [(u, v) for u, v in _front_seeds(mask, view, camera, radius)
+              if 0 <= v < distance.shape[0] and 0 <= u < distance.shape[1] and distance[v, u] >= MIN_BLOB_RADIUS_MM]
     _, regions = cv2.connectedComponents(mask, connectivity=8)
     difference = np.where(mask > 0, change.difference, np.minimum(change.difference, _QUIET_DIFFERENCE * 4))
     blobs: list[Blob] = []
@@ -408,12 +409,10 @@ def _front_seeds(mask, view: BoardView, camera: CameraPosition, radius_mm: float
     front = mask[fv, fu] == 0
     su = np.round(us[front] + ax[front] * radius_mm * ppm).astype(int)
     sv = np.round(vs[front] - ay[front] * radius_mm * ppm).astype(int)
-    spacing2 = (_FRONT_SEED_SPACING_MM * ppm) ** 2
-    kept: list[tuple[int, int]] = []
-    for u, v in zip(su.tolist(), sv.tolist()):
-        if all((u - ku) ** 2 + (v - kv) ** 2 >= spacing2 for ku, kv in kept):
-            kept.append((u, v))
-    return kept
+    # One seed per grid cell a few mm wide is enough: each seed fits a whole disc.
+    cell = max(1, int(round(_FRONT_SEED_SPACING_MM * ppm)))
+    _, first = np.unique(np.column_stack([su // cell, sv // cell]), axis=0, return_index=True)
+    return [(int(su[i]), int(sv[i])) for i in sorted(first)]
 
 
 def _fit_near_rim(difference, mask, view: BoardView, u: int, v: int, camera: CameraPosition, radius_mm: float):
@@ -495,7 +494,10 @@ def _robust_circle(points: np.ndarray):
             return result
         p = points[keep]
         design = np.column_stack([2 * p[:, 0], 2 * p[:, 1], np.ones(len(p))])
-        (cx, cy, c), *_ = np.linalg.lstsq(design, (p**2).sum(axis=1), rcond=None)
+        normal = design.T @ design
+        if abs(np.linalg.det(normal)) < 1e-9:
+            return result
+        cx, cy, c = np.linalg.solve(normal, design.T @ (p**2).sum(axis=1))
         r2 = c + cx**2 + cy**2
         if r2 <= 0:
             return None

@@ -25,6 +25,9 @@ MAX_ERROR_FRACTION = 0.08
 #: ... but never demand better than this many pixels (detector noise on small markers).
 MIN_ERROR_PX = 2.5
 
+#: Frames wider than this are searched for markers at reduced size, then refined at full size.
+DETECT_MAX_WIDTH = 1000
+
 _DETECTORS: dict[int, cv2.aruco.ArucoDetector] = {}
 
 
@@ -38,6 +41,16 @@ def aruco_detector() -> cv2.aruco.ArucoDetector:
     return detector
 
 
+def _refine(grey: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    side = _mean_side(quad)
+    window = int(max(2, min(6, side / 12)))
+    refined = cv2.cornerSubPix(grey, quad.astype(np.float32).reshape(-1, 1, 2), (window, window), (-1, -1), _SUBPIX_STOP)
+    return refined.reshape(4, 2)
+
+
+_SUBPIX_STOP = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.05)
+
+
 def to_gray(image: np.ndarray) -> np.ndarray:
     if image.ndim == 2:
         return image
@@ -47,9 +60,16 @@ def to_gray(image: np.ndarray) -> np.ndarray:
 def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
     """All DICT_4X4_50 markers in the image: id -> 4x2 corners (TL, TR, BR, BL) in px.
 
-    An id seen twice is dropped: two candidates for one marker cannot both be right.
+    Large frames are searched at reduced size (markers there are big enough) and the corners
+    refined on the full image, which is both faster and more precise. An id seen twice is
+    dropped: two candidates for one marker cannot both be right.
     """
-    corners, ids, _ = aruco_detector().detectMarkers(to_gray(image))
+    grey = to_gray(image)
+    scale = min(1.0, DETECT_MAX_WIDTH / grey.shape[1])
+    small = grey if scale == 1.0 else cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    corners, ids, _ = aruco_detector().detectMarkers(small)
+    if scale != 1.0 and ids is not None:
+        corners = [_refine(grey, (quad.reshape(4, 2) + 0.5) / scale - 0.5) for quad in corners]
     found: dict[int, np.ndarray] = {}
     duplicated: set[int] = set()
     if ids is not None:

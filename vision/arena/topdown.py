@@ -22,6 +22,8 @@ _LOG_OFFSET = 10.0
 #: Change thresholds in log-ratio units: a colour shift, or a brightness change.
 CHROMA_CHANGE = 0.10
 LUMA_CHANGE = 0.22
+#: A shadow darkens by up to about a third; a miniature darker than that still counts.
+DARKENING_CHANGE = 0.45
 
 
 @dataclass(frozen=True)
@@ -96,7 +98,9 @@ def change_between(live: SmoothView, reference: SmoothView, usable: np.ndarray) 
     luma = cv2.transform(ratio, np.full((1, 3), 1 / 3, np.float32))
     chroma_sq = cv2.transform(cv2.multiply(ratio, ratio), np.ones((1, 3), np.float32)) - 3 * luma * luma
     chroma = np.sqrt(np.maximum(chroma_sq, 0))
-    score = np.maximum(chroma * (1 / CHROMA_CHANGE), np.abs(luma) * (1 / LUMA_CHANGE))
+    # Shadows only darken, keeping the colour: darkening needs more to count than brightening.
+    brightness = np.where(luma > 0, luma * (1 / LUMA_CHANGE), luma * (-1 / DARKENING_CHANGE))
+    score = np.maximum(chroma * (1 / CHROMA_CHANGE), brightness)
     relit = cv2.subtract(cv2.multiply(reference.bgr + _LOG_OFFSET, cv2.exp(lighting)), _LOG_OFFSET)
     difference = _channel_max(cv2.absdiff(live.bgr, relit))
     return Change(score, difference)
