@@ -19,6 +19,8 @@ from vision.arena.geometry import BoardGeometry
 PX_PER_MM = 1.0
 #: Offset added before taking logs so black pixels do not blow up the ratios.
 _LOG_OFFSET = 10.0
+_SATURATED = 250.0
+_LOG_SATURATED = float(np.log(255.0 + _LOG_OFFSET))
 #: Change thresholds in log-ratio units: a colour shift, or a brightness change.
 CHROMA_CHANGE = 0.10
 LUMA_CHANGE = 0.22
@@ -92,16 +94,19 @@ class Change:
 
 def change_between(live: SmoothView, reference: SmoothView, usable: np.ndarray) -> Change:
     """Per-pixel change; ``usable`` marks pixels that may be used to estimate the lighting."""
-    ratio = cv2.subtract(live.log, reference.log)
-    lighting = _lighting_field(ratio, usable)
-    ratio = cv2.subtract(ratio, lighting)
+    # Saturated pixels say nothing about the light: keep them out of its fit, and predict the
+    # reference under the new light clipped the way the sensor clips.
+    unsaturated = _channel_max(live.bgr) < _SATURATED
+    lighting = _lighting_field(cv2.subtract(live.log, reference.log), usable & unsaturated)
+    predicted = np.minimum(cv2.add(reference.log, lighting), _LOG_SATURATED)
+    ratio = cv2.subtract(live.log, predicted)
     luma = cv2.transform(ratio, np.full((1, 3), 1 / 3, np.float32))
     chroma_sq = cv2.transform(cv2.multiply(ratio, ratio), np.ones((1, 3), np.float32)) - 3 * luma * luma
     chroma = np.sqrt(np.maximum(chroma_sq, 0))
     # Shadows only darken, keeping the colour: darkening needs more to count than brightening.
     brightness = np.where(luma > 0, luma * (1 / LUMA_CHANGE), luma * (-1 / DARKENING_CHANGE))
     score = np.maximum(chroma * (1 / CHROMA_CHANGE), brightness)
-    relit = cv2.subtract(cv2.multiply(reference.bgr + _LOG_OFFSET, cv2.exp(lighting)), _LOG_OFFSET)
+    relit = np.minimum(cv2.subtract(cv2.multiply(reference.bgr + _LOG_OFFSET, cv2.exp(lighting)), _LOG_OFFSET), 255)
     difference = _channel_max(cv2.absdiff(live.bgr, relit))
     return Change(score, difference)
 
