@@ -34,7 +34,8 @@ TOKEN_MAX_MM = 22.0
 #: Peaks narrower than this radius (mm) are noise, not even a small token.
 MIN_BLOB_RADIUS_MM = 6.0
 #: Change score that joins the mask where it touches clear change (score >= 1).
-FAINT_CHANGE = 0.5
+FAINT_CHANGE = 0.6
+_FAINT_REACH_PX = 17
 #: The rim points of one disc fit its circle to within this (rms, mm).
 MAX_RIM_ERROR_MM = 1.2
 #: Two bases' fitted discs may overlap this much (mm) from fitting error, not more.
@@ -109,7 +110,9 @@ def change_mask(change: Change, search: np.ndarray) -> np.ndarray:
     """Where something is: clear change, grown into faint change touching it, holes filled."""
     mask = ((change.score >= 1.0) & search).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    mask = _grow_into_faint_change(mask, (change.score >= FAINT_CHANGE) & search)
+    # Faint change only joins within a base's width of clear change: it must not flood the board.
+    near = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_FAINT_REACH_PX, _FAINT_REACH_PX)))
+    mask = _grow_into_faint_change(mask, (change.score >= FAINT_CHANGE) & search & (near > 0))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     return _fill_holes(mask)
 
