@@ -66,8 +66,9 @@ _RAY_STEP_MM = 0.5
 _FRONT_SEED_SPACING_MM = 6.0
 #: Change this big (mm^2) that nothing explains is something on the board we cannot name.
 _UNEXPLAINED_AREA_MM2 = 60.0
-#: How far round each space (mm) unexplained change matters to the occupied spaces.
-_SPACE_WATCH_MARGIN_MM = 6.0
+#: How far round each space (mm) unexplained change matters: a base whose centre is on a
+#: space covers the middle of it, so change only round its edge cannot be one.
+_SPACE_WATCH_MARGIN_MM = 0.0
 #: Along a ray, a blurred outline's difference climbs by at least this much per step.
 _RAMP_MIN_RISE = 1.5
 _RAMP_MIN_FRACTION = 0.03
