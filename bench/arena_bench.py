@@ -1,0 +1,75 @@
+"""Arena reader cost per image against a bare ArucoDetector.detectMarkers on the same image.
+
+Run: python bench/arena_bench.py [--scenes N] [--repeat R]
+Renders N synthetic scenes from the spec per image size, then times, per image and in the
+same run: (a) detectMarkers alone on the grey image (OpenCV defaults, DICT_4X4_50); (b) the
+live path, read_arena against a reference prepared once at calibration; (c) the same with the
+evidence image drawn; (d) the offline CLI path, which also registers the raw reference.
+Prints medians (ms) and the ratio to (a). Goal: (b) <= 1.5x (a).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.arena import load_geometry, prepare_reference, read_arena  # noqa: E402
+from vision.arena.registration import aruco_detector  # noqa: E402
+from vision.synth.arena_scene import random_match_scene, render_scene  # noqa: E402
+
+LAYOUT = Path(__file__).resolve().parents[1] / "assistant" / "boxes" / "data" / "arenas" / "line-9.toml"
+
+
+def best_of(fn, repeat: int) -> float:
+    """Fastest of ``repeat`` runs in ms: the cost without scheduler noise."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1000)
+    return min(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenes", type=int, default=12)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    geometry = load_geometry(LAYOUT)
+    detector = aruco_detector()
+    cv2.setNumThreads(cv2.getNumThreads())
+    print(f"OpenCV {cv2.__version__}, {cv2.getNumThreads()} threads, {args.scenes} scenes per size, best of {args.repeat}")
+    print(f"{'image':>10} | {'detectMarkers':>13} | {'read (live)':>11} | {'x':>5} | {'+annotate':>9} | {'x':>5} | {'read (CLI)':>10} | {'x':>5}")
+    print("-" * 90)
+    for size in ((800, 600), (1280, 960), (1920, 1080)):
+        rows = []
+        rng = np.random.default_rng(7)
+        for _ in range(args.scenes):
+            reference_scene, live_scene, _ = random_match_scene(rng, geometry, image_size=size)
+            live = render_scene(live_scene, geometry)
+            reference = render_scene(reference_scene, geometry)
+            prepared = prepare_reference(reference, geometry)
+            grey = cv2.cvtColor(live, cv2.COLOR_BGR2GRAY)
+            bare = best_of(lambda: detector.detectMarkers(grey), args.repeat)
+            live_read = best_of(lambda: read_arena(live, prepared, geometry, annotate=False), args.repeat)
+            annotated = best_of(lambda: read_arena(live, prepared, geometry), args.repeat)
+            offline = best_of(lambda: read_arena(live, reference, geometry, annotate=False), args.repeat)
+            rows.append((bare, live_read, annotated, offline))
+        bare, live_read, annotated, offline = (statistics.median(column) for column in zip(*rows))
+        print(
+            f"{size[0]}x{size[1]:<5} | {bare:11.1f}ms | {live_read:9.1f}ms | {live_read / bare:4.2f}x | "
+            f"{annotated:7.1f}ms | {annotated / bare:4.2f}x | {offline:8.1f}ms | {offline / bare:4.2f}x"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,54 @@
+"""Helpers for the arena tests: the default layout and synthetic scenes from the spec."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from vision.arena import BoardGeometry, load_geometry
+from vision.synth.arena_scene import CameraPose, Lighting, Miniature, Scene, Token, render_scene
+
+LAYOUTS = Path(__file__).resolve().parents[2] / "assistant" / "boxes" / "data" / "arenas"
+BOARD = (150, 170, 185)
+SPACE = (120, 140, 160)
+
+#: Camera poses across the spec: 35-60 cm, 35-80 degrees up, up to 25 degrees to the side.
+POSES = (
+    CameraPose(distance_mm=450, elevation_deg=55, azimuth_deg=0),
+    CameraPose(distance_mm=380, elevation_deg=40, azimuth_deg=-20),
+    CameraPose(distance_mm=580, elevation_deg=75, azimuth_deg=15),
+    CameraPose(distance_mm=500, elevation_deg=62, azimuth_deg=24),
+)
+
+
+def line_9() -> BoardGeometry:
+    return load_geometry(LAYOUTS / "line-9.toml")
+
+
+def mini(x: float, y: float = 0.0, *, base=(40, 40, 160), figure=(90, 160, 90), base_mm=26.5, height=40.0) -> Miniature:
+    return Miniature(x, y, base_mm=base_mm, base_bgr=base, figure_bgr=figure, figure_height_mm=height)
+
+
+def token(x: float, y: float = 0.0, diameter: float = 20.0, bgr=(30, 150, 220)) -> Token:
+    return Token(x, y, diameter, 3.0, bgr)
+
+
+def scene(pose: CameraPose = POSES[0], *, minis=(), tokens=(), hidden=(), lighting=Lighting(noise=2.0), seed=1, **extra) -> Scene:
+    return Scene(pose=pose, miniatures=tuple(minis), tokens=tuple(tokens), hidden_markers=tuple(hidden),
+                 lighting=lighting, board_bgr=BOARD, space_bgr=SPACE, seed=seed, board_seed=7, **extra)
+
+
+_RENDERED: dict[tuple[Scene, int], np.ndarray] = {}
+
+
+def render(scene_: Scene, geometry: BoardGeometry) -> np.ndarray:
+    """Rendered (and cached: scenes are frozen) image; callers get their own copy."""
+    key = (scene_, id(geometry))
+    if key not in _RENDERED:
+        _RENDERED[key] = render_scene(scene_, geometry)
+    return _RENDERED[key].copy()
+
+
+def empty(geometry: BoardGeometry, pose: CameraPose = POSES[0]) -> np.ndarray:
+    return render(scene(pose, seed=99), geometry)

@@ -1,0 +1,515 @@
+"""Finding fighters' bases (and telling them from tokens) in the top-down change map.
+
+A base is a disc 25-28 mm across on the board with a figure standing on it; a token is a
+flat disc 15-22 mm across. In the top-down view a standing figure stretches straight away
+from the camera (the camera position comes from the homography, see :mod:`vision.arena.pose`),
+so:
+
+- a base is placed by the rim *towards* the camera, which no figure can hide;
+- a figure shows as change along the line away from the camera, where a token has none;
+- change behind a base, along that line, is its figure and not another fighter.
+
+Anything that fits none of these is a doubt: the reading says so instead of guessing.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.arena.geometry import BoardGeometry
+from vision.arena.pose import CameraPosition
+from vision.arena.settings import ArenaSettings
+from vision.arena.topdown import BoardView, Change
+
+#: Tokens are "a few mm thick" (the spec).
+MAX_TOKEN_THICKNESS_MM = 6.0
+#: Tokens are flat discs this size (the spec); bases are 25-28 mm (``settings.base_mm`` ~ 26).
+TOKEN_MIN_MM = 15.0
+TOKEN_MAX_MM = 22.0
+#: Peaks narrower than this radius (mm) are noise, not even a small token.
+MIN_BLOB_RADIUS_MM = 6.0
+#: Change score that joins the mask where it touches clear change (score >= 1).
+FAINT_CHANGE = 0.6
+_FAINT_REACH_PX = 17
+#: The rim points of one disc fit its circle to within this (rms, mm).
+MAX_RIM_ERROR_MM = 1.2
+#: Two bases' fitted discs may overlap this much (mm) from fitting error, not more.
+BASE_OVERLAP_MM = 3.0
+#: A base's rim fits its circle at least this well (rms mm); a figure's outline rarely does.
+CRISP_RIM_MM = 0.6
+#: A disc a few mm thick measures this much wider (mm): its side shows beside the rim.
+THICKNESS_BIAS_MM = 0.5
+#: Sizes closer than this (mm) to the token/base cut are not trusted on size alone.
+SIZE_MARGIN_MM = 0.8
+#: A figure is at least this tall (mm): its projection must show behind its base.
+MIN_FIGURE_MM = 25.0
+#: The tallest figure expected (mm): change further behind a base is something else.
+MAX_FIGURE_MM = 70.0
+#: Half the width of a figure's outline in the board view (wider than a base, at most).
+FIGURE_HALF_WIDTH_MM = 14.0
+#: A base is solid: at least this share of its fitted disc changed.
+MIN_BASE_COVERAGE = 0.92
+#: A token is one flat disc: fewer than this share of its rim rays cross a fainter ring.
+MAX_TOKEN_TIERED = 0.3
+_TIER_RATIO = 0.6
+
+# Rays from a seed: the half facing the camera, where the outline is the ground rim (a disc's
+# top, a few mm up, shows displaced away from the camera) and where a figure
+# (narrower than its base) leaves the base's rim in view.
+_RAY_ANGLES = np.radians(np.linspace(-88, 88, 21))
+_RAY_STEP_MM = 0.5
+_FRONT_SEED_SPACING_MM = 6.0
+#: Change this big (mm^2) that nothing explains is something on the board we cannot name.
+_UNEXPLAINED_AREA_MM2 = 60.0
+#: How far round each space (mm) unexplained change matters: a base whose centre is on a
+#: space covers the middle of it, so change only round its edge cannot be one.
+_SPACE_WATCH_MARGIN_MM = 0.0
+#: Along a ray, a blurred outline's difference climbs by at least this much per step.
+_RAMP_MIN_RISE = 1.5
+_RAMP_MIN_FRACTION = 0.03
+#: A difference (grey levels) below this is sensor noise: the blur tail of an outline ends.
+_QUIET_DIFFERENCE = 12.0
+
+
+class Kind(enum.Enum):
+    FIGHTER = "fighter"
+    TOKEN = "token"
+    UNSURE = "unsure"
+
+
+class Evidence(enum.Enum):
+    YES = "yes"
+    NO = "no"
+    UNKNOWN = "unknown"  # the camera is so high that a figure stays inside its base
+
+
+@dataclass(frozen=True)
+class Blob:
+    """A compact changed region, its outline fitted as a disc by the rim towards the camera."""
+
+    x_mm: float
+    y_mm: float
+    radius_mm: float
+    fit_error_mm: float
+    tiered: float  # share of rim rays that cross a fainter ring (a base round a figure)
+    figure: Evidence  # change where a figure standing on this disc would show
+    peak_mm: tuple[float, float]  # where the region is widest
+    region: int  # connected changed region it belongs to
+    coverage: float  # share of the fitted disc (less a blur margin) that changed
+
+    @property
+    def diameter_mm(self) -> float:
+        return 2 * self.radius_mm
+
+
+def change_mask(change: Change, search: np.ndarray) -> np.ndarray:
+    """Where something is: clear change, grown into faint change touching it, holes filled."""
+    mask = ((change.score >= 1.0) & search).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    # Faint change only joins within a base's width of clear change: it must not flood the board.
+    near = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_FAINT_REACH_PX, _FAINT_REACH_PX)))
+    mask = _grow_into_faint_change(mask, (change.score >= FAINT_CHANGE) & search & (near > 0))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    return _fill_holes(mask)
+
+
+def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: CameraPosition, settings: ArenaSettings) -> list[Blob]:
+    distance = cv2.distanceTransform(mask, cv2.DIST_L2, 5) / view.px_per_mm
+    radius = settings.base_mm / 2
+    # Seeds: the widest points of the change, and one radius in from every stretch of the
+    # outline that faces the camera (where the bases are, even when touching bases and their
+    # figures merge into one region whose widest point is neither base).
+    seeds = _peaks(distance, MIN_BLOB_RADIUS_MM, separation_px=int(radius * 0.6 * view.px_per_mm))
+    seeds += [(u, v) for u, v in _front_seeds(mask, view, camera, radius)
+              if 0 <= v < distance.shape[0] and 0 <= u < distance.shape[1] and distance[v, u] >= MIN_BLOB_RADIUS_MM]
+    _, regions = cv2.connectedComponents(mask, connectivity=8)
+    difference = np.where(mask > 0, change.difference, np.minimum(change.difference, _QUIET_DIFFERENCE * 4))
+    blobs: list[Blob] = []
+    h, w = mask.shape
+    for u, v in seeds:
+        if not (0 <= u < w and 0 <= v < h and mask[v, u]):
+            continue
+        peak = view.to_mm(u, v)
+        if any(math.hypot(peak[0] - b.x_mm, peak[1] - b.y_mm) < 0.4 * radius for b in blobs):
+            continue  # a seed at the middle of a disc already fitted
+        fitted = _fit_near_rim(difference, mask, view, u, v, camera, radius)
+        if fitted is None:
+            continue
+        x, y, r, error, tiered = fitted
+        if math.hypot(peak[0] - x, peak[1] - y) > 0.8 * r:
+            continue  # the rim found is not round this seed: the fit describes something else
+        same = next((i for i, b in enumerate(blobs) if math.hypot(x - b.x_mm, y - b.y_mm) < 0.5 * radius), None)
+        if same is not None and blobs[same].fit_error_mm <= error:
+            continue  # the same disc again, fitted no better
+        figure = _figure_evidence(mask, view, camera, x, y, r)
+        coverage = _disc_coverage(mask, view, x, y, r - 1.5)
+        blob = Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage)
+        if same is None:
+            blobs.append(blob)
+        else:
+            blobs[same] = blob
+    return blobs
+
+
+def classify(blob: Blob, settings: ArenaSettings) -> Kind:
+    """Fighter, token, or unsure: from the rim size, the figure behind it, and its rings."""
+    cut = TOKEN_MAX_MM + (settings.base_mm - 1 - TOKEN_MAX_MM) / 2 + THICKNESS_BIAS_MM
+    if blob.diameter_mm >= cut + SIZE_MARGIN_MM:  # base-sized
+        if blob.coverage < MIN_BASE_COVERAGE:
+            return Kind.UNSURE  # the fitted disc is not all changed: two tokens side by side?
+        return Kind.UNSURE if blob.figure is Evidence.NO else Kind.FIGHTER
+    if blob.diameter_mm <= cut - SIZE_MARGIN_MM:  # token-sized
+        if blob.figure is Evidence.YES:
+            return Kind.UNSURE  # a figure on a base the colour of the board, or a token at a base
+        if blob.figure is Evidence.UNKNOWN and blob.tiered >= MAX_TOKEN_TIERED:
+            return Kind.UNSURE  # a faint ring round a strong middle: a base round a figure?
+        return Kind.TOKEN
+    return {Evidence.YES: Kind.FIGHTER, Evidence.NO: Kind.TOKEN, Evidence.UNKNOWN: Kind.UNSURE}[blob.figure]
+
+
+def is_disc(blob: Blob, settings: ArenaSettings) -> bool:
+    """Is the rim fit one crisp disc of a plausible size? (Other fits are dropped.)"""
+    return blob.fit_error_mm <= MAX_RIM_ERROR_MM and blob.diameter_mm <= settings.base_mm + 9
+
+
+def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry: BoardGeometry,
+                 camera: CameraPosition, settings: ArenaSettings):
+    """The fighters' bases among the blobs, and the doubts that forbid an answer.
+
+    Crisp discs first, nearest the camera first: a base is taken unless it repeats or
+    overlaps a taken base, or is the figure standing on one (on its line away from the
+    camera). Then every changed region must be explained by bases, their figures and tokens;
+    change left unexplained on or near a space is a doubt, so the reading never guesses.
+    """
+    discs = [b for b in blobs if is_disc(b, settings)]
+    kinds = {id(b): classify(b, settings) for b in discs}
+    order = sorted(discs, key=lambda b: (b.fit_error_mm > CRISP_RIM_MM, _distance_to_camera(b.peak_mm, camera)))
+    bases: list[Blob] = []
+    doubts: list[str] = []
+    for blob in order:
+        if kinds[id(blob)] is not Kind.FIGHTER:
+            continue
+        if any(math.hypot(blob.x_mm - b.x_mm, blob.y_mm - b.y_mm) < b.radius_mm for b in bases):
+            continue  # the same base fitted from another seed
+        overlaps = any(
+            math.hypot(blob.x_mm - b.x_mm, blob.y_mm - b.y_mm) < b.radius_mm + blob.radius_mm - BASE_OVERLAP_MM for b in bases
+        )
+        if overlaps or (blob.fit_error_mm > CRISP_RIM_MM and _on_figure_line(blob, bases, camera)):
+            continue  # left to the region check below: explained by that base, or a doubt
+        bases.append(blob)
+    tokens = [
+        b for b in discs
+        if kinds[id(b)] is Kind.TOKEN
+        and all(math.hypot(b.x_mm - f.x_mm, b.y_mm - f.y_mm) >= f.radius_mm + b.radius_mm - BASE_OVERLAP_MM for f in bases)
+    ]
+    for blob in discs:
+        if kinds[id(blob)] is Kind.UNSURE and not _explained(blob, bases, camera) and _near_a_space(blob, geometry):
+            doubts.append(
+                f"the object at ({blob.x_mm:.0f}, {blob.y_mm:.0f}) mm may be a token or a base "
+                f"({blob.diameter_mm:.0f} mm across)"
+            )
+    for x, y in _unexplained(mask, view, geometry, camera, bases, tokens):
+        doubts.append(f"something that is neither a base nor a token is near ({x:.0f}, {y:.0f}) mm")
+    return sorted(bases, key=lambda b: b.x_mm), doubts
+
+
+def _unexplained(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases, tokens):
+    """Centres of changed areas on or near a space that no base, figure or token accounts for."""
+    explained = np.zeros_like(mask)
+    ppm = view.px_per_mm
+    for base in bases:
+        cv2.circle(explained, _px(view, base.x_mm, base.y_mm), int(round((base.radius_mm + 2.5) * ppm)), 1, -1)
+        cv2.fillConvexPoly(explained, _figure_corridor(view, camera, base), 1)
+    for token in tokens:
+        # The token's top, a few mm up, shows displaced away from the camera.
+        lx, ly = camera.lean(token.x_mm, token.y_mm, MAX_TOKEN_THICKNESS_MM)
+        radius = int(round((token.radius_mm + 2.5) * ppm))
+        ends = (_px(view, token.x_mm, token.y_mm), _px(view, token.x_mm + lx, token.y_mm + ly))
+        for end in ends:
+            cv2.circle(explained, end, radius, 1, -1)
+        cv2.line(explained, ends[0], ends[1], 1, 2 * radius)
+    near_spaces = np.zeros_like(mask)
+    half = geometry.space_mm / 2 + _SPACE_WATCH_MARGIN_MM
+    for sx, sy in geometry.spaces.values():
+        rows, cols = view.rect_mask(sx - half, sy - half, sx + half, sy + half)
+        near_spaces[rows, cols] = 1
+    left = (mask > 0) & (explained == 0) & (near_spaces > 0)
+    left = cv2.morphologyEx(left.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(left, connectivity=8)
+    return [
+        view.to_mm(*centroids[i])
+        for i in range(1, count)
+        if stats[i, cv2.CC_STAT_AREA] >= _UNEXPLAINED_AREA_MM2 * ppm * ppm
+    ]
+
+
+def _figure_corridor(view: BoardView, camera: CameraPosition, base: Blob) -> np.ndarray:
+    """Where the figure standing on a base can show: a widening strip away from the camera."""
+    ax, ay = camera.away(base.x_mm, base.y_mm)
+    reach = math.hypot(*camera.lean(base.x_mm, base.y_mm, MAX_FIGURE_MM)) + base.radius_mm
+    nx, ny = -ay, ax
+    near = FIGURE_HALF_WIDTH_MM
+    far = FIGURE_HALF_WIDTH_MM + 0.15 * reach
+    corners = [
+        (base.x_mm + nx * near, base.y_mm + ny * near),
+        (base.x_mm + ax * reach + nx * far, base.y_mm + ay * reach + ny * far),
+        (base.x_mm + ax * reach - nx * far, base.y_mm + ay * reach - ny * far),
+        (base.x_mm - nx * near, base.y_mm - ny * near),
+    ]
+    return np.array([_px(view, x, y) for x, y in corners], np.int32)
+
+
+def _px(view: BoardView, x: float, y: float) -> tuple[int, int]:
+    u, v = view.to_px(x, y)
+    return int(round(u)), int(round(v))
+
+
+# --- helpers ----------------------------------------------------------------
+
+
+def _distance_to_camera(point: tuple[float, float], camera: CameraPosition) -> float:
+    return math.hypot(point[0] - camera.centre_mm[0], point[1] - camera.centre_mm[1])
+
+
+def _explained(blob: Blob, bases: list[Blob], camera: CameraPosition) -> bool:
+    """A peak inside a taken base, or where that base's figure shows (its line away from the camera)."""
+    px, py = blob.peak_mm
+    for base in bases:
+        if math.hypot(px - base.x_mm, py - base.y_mm) < base.radius_mm + 3:
+            return True
+        if base.region != blob.region:
+            continue
+        lx, ly = camera.lean(base.x_mm, base.y_mm, MAX_FIGURE_MM)
+        if _distance_to_segment(px - base.x_mm, py - base.y_mm, lx, ly) < base.radius_mm + 4:
+            return True
+    return False
+
+
+def _on_figure_line(blob: Blob, bases: list[Blob], camera: CameraPosition) -> bool:
+    """Does the blob sit where a taken base's figure shows: beyond its rim, on its away line?"""
+    for base in bases:
+        if base.region != blob.region:
+            continue
+        ax, ay = camera.away(base.x_mm, base.y_mm)
+        dx, dy = blob.x_mm - base.x_mm, blob.y_mm - base.y_mm
+        along = dx * ax + dy * ay
+        lateral = abs(dx * ay - dy * ax)
+        reach = math.hypot(*camera.lean(base.x_mm, base.y_mm, MAX_FIGURE_MM)) + base.radius_mm
+        if 0.8 * base.radius_mm < along < reach and lateral < FIGURE_HALF_WIDTH_MM + 0.15 * along:
+            return True
+    return False
+
+
+def _distance_to_segment(px: float, py: float, sx: float, sy: float) -> float:
+    length2 = sx * sx + sy * sy
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, (px * sx + py * sy) / length2))
+    return math.hypot(px - t * sx, py - t * sy)
+
+
+def _near_a_space(blob: Blob, geometry: BoardGeometry) -> bool:
+    x, y = blob.peak_mm
+    return geometry.edge_distance(x, y) < 20 or geometry.space_at(x, y) is not None
+
+
+def _figure_evidence(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> Evidence:
+    """Is there change where a figure standing on a disc at (x, y) would show?"""
+    lx, ly = camera.lean(x, y, MIN_FIGURE_MM)
+    reach = math.hypot(lx, ly)
+    start = r + 2.0
+    if reach < start + 4.0:
+        return Evidence.UNKNOWN  # seen from so high that a figure stays over its base
+    ax, ay = lx / reach, ly / reach
+    distances = np.arange(start, reach, 1.0)
+    h, w = mask.shape
+    hits = []
+    for d in distances:
+        u, v = view.to_px(x + ax * d, y + ay * d)
+        ui, vi = int(round(u)), int(round(v))
+        if 0 <= ui < w and 0 <= vi < h:
+            hits.append(bool(mask[vi, ui]))
+    if not hits:
+        return Evidence.UNKNOWN
+    share = float(np.mean(hits))
+    if share >= 0.7:
+        return Evidence.YES
+    if share <= 0.2:
+        return Evidence.NO
+    return Evidence.UNKNOWN
+
+
+def _disc_coverage(mask, view: BoardView, x: float, y: float, r: float) -> float:
+    if r <= 0:
+        return 0.0
+    u, v = view.to_px(x, y)
+    rp = r * view.px_per_mm
+    h, w = mask.shape
+    u0, u1 = max(0, int(u - rp)), min(w, int(u + rp) + 2)
+    v0, v1 = max(0, int(v - rp)), min(h, int(v + rp) + 2)
+    if u0 >= u1 or v0 >= v1:
+        return 0.0
+    vv, uu = np.mgrid[v0:v1, u0:u1]
+    disc = (uu - u) ** 2 + (vv - v) ** 2 <= rp * rp
+    if not disc.any():
+        return 0.0
+    return float(mask[v0:v1, u0:u1][disc].mean())
+
+
+def _grow_into_faint_change(mask: np.ndarray, faint: np.ndarray) -> np.ndarray:
+    """Hysteresis: faint change joins the mask where it touches clear change.
+
+    A base close in colour to the board changes the view only faintly, but the figure on it
+    changes it clearly; faint pixels on their own are noise or light, and stay out.
+    """
+    count, labels = cv2.connectedComponents(faint.astype(np.uint8), connectivity=8)
+    seeded = np.zeros(count, bool)
+    seeded[np.unique(labels[mask > 0])] = True
+    seeded[0] = False
+    return (seeded[labels] | (mask > 0)).astype(np.uint8)
+
+
+def _fill_holes(mask: np.ndarray) -> np.ndarray:
+    """A base whose top matches the board leaves a ring of change: fill it."""
+    padded = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    flood = padded.copy()
+    cv2.floodFill(flood, None, (0, 0), 1)
+    holes = (flood == 0)[1:-1, 1:-1]
+    return (mask.astype(bool) | holes).astype(np.uint8)
+
+
+def _peaks(distance: np.ndarray, minimum: float, *, separation_px: int) -> list[tuple[int, int]]:
+    """Local maxima of the distance map above ``minimum``, strongest first, kept apart."""
+    local_max = (distance >= cv2.dilate(distance, np.ones((3, 3), np.uint8))) & (distance >= minimum)
+    vs, us = np.nonzero(local_max)
+    order = np.argsort(-distance[vs, us], kind="stable")
+    kept: list[tuple[int, int]] = []
+    for index in order:
+        u, v = int(us[index]), int(vs[index])
+        if all((u - ku) ** 2 + (v - kv) ** 2 >= separation_px**2 for ku, kv in kept):
+            kept.append((u, v))
+    return kept
+
+
+def _front_seeds(mask, view: BoardView, camera: CameraPosition, radius_mm: float) -> list[tuple[int, int]]:
+    """Points one base radius in from the outline where it faces the camera, a few mm apart."""
+    ppm = view.px_per_mm
+    edge = mask.astype(bool) & ~cv2.erode(mask, np.ones((3, 3), np.uint8)).astype(bool)
+    vs, us = np.nonzero(edge)
+    if len(us) == 0:
+        return []
+    xs = us / ppm - view.width_mm / 2
+    ys = view.height_mm / 2 - vs / ppm
+    ax, ay = xs - camera.centre_mm[0], ys - camera.centre_mm[1]
+    norm = np.maximum(np.hypot(ax, ay), 1e-6)
+    ax, ay = ax / norm, ay / norm  # away from the camera, board frame
+    h, w = mask.shape
+    # Facing the camera: one step towards the camera leaves the change.
+    fu = np.clip(np.round(us - ax * 2 * ppm).astype(int), 0, w - 1)
+    fv = np.clip(np.round(vs + ay * 2 * ppm).astype(int), 0, h - 1)
+    front = mask[fv, fu] == 0
+    su = np.round(us[front] + ax[front] * radius_mm * ppm).astype(int)
+    sv = np.round(vs[front] - ay[front] * radius_mm * ppm).astype(int)
+    # One seed per grid cell a few mm wide is enough: each seed fits a whole disc.
+    cell = max(1, int(round(_FRONT_SEED_SPACING_MM * ppm)))
+    _, first = np.unique(np.column_stack([su // cell, sv // cell]), axis=0, return_index=True)
+    return [(int(su[i]), int(sv[i])) for i in sorted(first)]
+
+
+def _fit_near_rim(difference, mask, view: BoardView, u: int, v: int, camera: CameraPosition, radius_mm: float):
+    """Fit a disc to the rim, towards the camera, of the changed region around a peak (u, v).
+
+    Along each ray the outline is put where the (linear) difference falls to half the level
+    just inside it: blur does not move that point, so strong and faint colours size alike.
+    Returns (x_mm, y_mm, radius_mm, rms_error_mm, tiered) or None.
+    """
+    ppm = view.px_per_mm
+    x_mm, y_mm = view.to_mm(u, v)
+    ax, ay = camera.away(x_mm, y_mm)
+    towards = math.atan2(ay, -ax)  # in view coordinates (u right, v = -y): the camera's side
+    angles = towards + _RAY_ANGLES
+    steps = np.arange(0, 2.2 * radius_mm, _RAY_STEP_MM)
+    du, dv = np.cos(angles), np.sin(angles)
+    map_u = (u + du[:, None] * steps[None, :] * ppm).astype(np.float32)
+    map_v = (v + dv[:, None] * steps[None, :] * ppm).astype(np.float32)
+    profiles = cv2.remap(difference, map_u, map_v, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    profiles = cv2.blur(profiles, (3, 1))  # along the rays only: steadier ramps
+    inside = cv2.remap(mask, map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    distances, tiered = _rim_distances(profiles, inside)
+    good = np.isfinite(distances)
+    points = np.column_stack([u / ppm + du[good] * distances[good], v / ppm + dv[good] * distances[good]])
+    tiers = tiered[good]
+    if len(points) < 6:
+        return None
+    fitted = _robust_circle(points)
+    if fitted is None:
+        return None
+    cu, cv, r, error = fitted
+    x, y = view.to_mm(cu * ppm, cv * ppm)
+    return x, y, r, error, float(np.mean(tiers))
+
+
+def _rim_distances(profiles: np.ndarray, inside: np.ndarray):
+    """Per ray: distance (mm) to the outline at half the outermost plateau, and whether that
+    plateau is a fainter ring round something stronger. NaN where a ray finds no outline.
+
+    Along a ray: leave the change mask, run on to where the blur tail dies out (the quiet
+    end), walk back in while the difference keeps climbing (the ramp), and take half the
+    level where it levels off: that point does not move with blur or contrast.
+    """
+    rays, samples = profiles.shape
+    index = np.arange(samples)[None, :]
+    outside = inside == 0
+    has_out = outside.any(axis=1)
+    first_out = np.where(has_out, outside.argmax(axis=1), samples - 1)
+    quiet = (profiles < _QUIET_DIFFERENCE) & (index >= first_out[:, None])
+    end = np.where(quiet.any(axis=1), quiet.argmax(axis=1), samples - 1)
+    # Back in from the quiet end past the tail, to the last sample still above the noise.
+    loud = (profiles >= _QUIET_DIFFERENCE) & (index <= end[:, None])
+    top = np.where(loud.any(axis=1), samples - 1 - loud[:, ::-1].argmax(axis=1), 0)
+    # Then inwards while climbing; the plateau starts where the climb stops.
+    rise = np.zeros_like(profiles)
+    rise[:, 1:] = profiles[:, :-1] - profiles[:, 1:]
+    climbing = rise >= np.maximum(_RAMP_MIN_RISE, _RAMP_MIN_FRACTION * profiles)
+    flat = ~climbing & (index <= top[:, None])
+    level_at = np.where(flat.any(axis=1), samples - 1 - flat[:, ::-1].argmax(axis=1), 0)
+    rows = np.arange(rays)
+    level = profiles[rows, level_at]
+    half = level / 2
+    below = (profiles < half[:, None]) & (index > level_at[:, None]) & (index < (end + 5)[:, None])
+    found = has_out & below.any(axis=1)
+    k = np.where(found, below.argmax(axis=1), 1)
+    a, b = profiles[rows, k - 1], profiles[rows, k]
+    t = np.where(a != b, (a - half) / np.where(a != b, a - b, 1), 0.5)
+    distances = np.where(found, (k - 1 + t) * _RAY_STEP_MM, np.nan)
+    strongest_inside = np.where(index <= level_at[:, None], profiles, 0).max(axis=1)
+    return distances, level < _TIER_RATIO * strongest_inside
+
+
+def _robust_circle(points: np.ndarray):
+    """Least-squares circle (centre, radius, rms) that drops rim points from a touching neighbour."""
+    keep = np.ones(len(points), bool)
+    result = None
+    for _ in range(3):
+        if keep.sum() < 5:
+            return result
+        p = points[keep]
+        design = np.column_stack([2 * p[:, 0], 2 * p[:, 1], np.ones(len(p))])
+        normal = design.T @ design
+        if abs(np.linalg.det(normal)) < 1e-9:
+            return result
+        cx, cy, c = np.linalg.solve(normal, design.T @ (p**2).sum(axis=1))
+        r2 = c + cx**2 + cy**2
+        if r2 <= 0:
+            return None
+        r = math.sqrt(r2)
+        residual = np.abs(np.hypot(points[:, 0] - cx, points[:, 1] - cy) - r)
+        result = (cx, cy, r, float(np.sqrt(np.mean(residual[keep] ** 2))))
+        new_keep = residual < max(1.0, 2.5 * float(np.median(residual[keep])))
+        if np.array_equal(new_keep, keep):
+            break
+        keep = new_keep
+    return result

@@ -1,0 +1,184 @@
+"""Read which space each fighter stands on, from one image and the empty reference.
+
+Pipeline: register the image by its markers -> warp image and reference to the top-down
+board view -> remove the lighting change -> find compact changed regions -> keep those big
+enough to be a base (tokens are flat discs of at most 22 mm; bases are 25-28 mm with a figure
+standing on them) -> place each base by its front rim (the part nearest the camera, which a
+standing figure never hides) -> name the space under it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vision.arena.geometry import BoardGeometry
+from vision.arena.registration import Registration, register
+from vision.arena.settings import ArenaSettings
+from vision.arena.bases import TOKEN_MAX_MM, Blob, change_mask, find_blobs, select_bases
+from vision.arena.pose import camera_position
+from vision.arena.topdown import BoardView, SmoothView, change_between
+
+#: Fighter centres closer than this (mm) to a space outline are too close to call.
+EDGE_MARGIN_MM = 1.5
+#: Margin (mm) kept clear round each marker: a hand over a marker is no fighter.
+_MARKER_KEEP_OUT_MM = 4.0
+
+
+class ArenaInputError(ValueError):
+    """An image the reader cannot use at all (not a picture, or a reference without markers)."""
+
+
+@dataclass(frozen=True)
+class FighterReading:
+    space: str | None
+    board_mm: tuple[float, float]
+    confidence: float
+
+    def to_json(self) -> dict:
+        return {
+            "space": self.space,
+            "board_mm": [round(self.board_mm[0], 1), round(self.board_mm[1], 1)],
+            "confidence": round(self.confidence, 3),
+        }
+
+
+@dataclass(frozen=True)
+class ArenaReading:
+    ok: bool
+    occupied: tuple[str, ...]
+    fighters: tuple[FighterReading, ...]
+    markers_found: tuple[int, ...]
+    error: str | None
+    annotated: np.ndarray | None = field(default=None, repr=False, compare=False)
+    registration: Registration | None = field(default=None, repr=False, compare=False)
+
+    def to_json(self) -> dict:
+        """Exactly the object ``knockdown arena read --json`` prints."""
+        return {
+            "ok": self.ok,
+            "occupied": list(self.occupied),
+            "fighters": [f.to_json() for f in self.fighters],
+            "markers_found": list(self.markers_found),
+            "error": self.error,
+        }
+
+
+@dataclass(frozen=True)
+class PreparedReference:
+    """The empty board, registered and warped once (the live service reuses it every read)."""
+
+    registration: Registration
+    view: BoardView
+    smooth: SmoothView
+
+
+def check_image(image: object, name: str = "image") -> np.ndarray:
+    if not isinstance(image, np.ndarray):
+        raise ArenaInputError(f"{name} is {type(image).__name__!r}: it must be an image array")
+    if image.dtype != np.uint8 or image.ndim not in (2, 3) or (image.ndim == 3 and image.shape[2] not in (1, 3)):
+        raise ArenaInputError(
+            f"{name} has dtype {str(image.dtype)!r} and shape {image.shape!r}: it must be an 8-bit grey or BGR image"
+        )
+    if min(image.shape[:2]) < 32:
+        raise ArenaInputError(f"{name} has shape {image.shape!r}: it is too small to hold the board")
+    if image.ndim == 3 and image.shape[2] == 1:
+        image = image[..., 0]
+    return image
+
+
+def prepare_reference(reference: np.ndarray, geometry: BoardGeometry) -> PreparedReference:
+    """Register and warp the empty reference; refuse one whose markers do not map the board."""
+    reference = check_image(reference, "reference")
+    registration = register(reference, geometry)
+    if not registration.ok:
+        raise ArenaInputError(f"the reference image cannot be used: {registration.error}")
+    view = BoardView.of(geometry)
+    return PreparedReference(registration, view, SmoothView.of(view.warp(reference, registration.homography)))
+
+
+def read_arena(
+    image: np.ndarray,
+    reference: np.ndarray | PreparedReference,
+    geometry: BoardGeometry,
+    settings: ArenaSettings = ArenaSettings(),
+    *,
+    annotate: bool = True,
+) -> ArenaReading:
+    """Read the arena in ``image`` against the empty ``reference`` (an image or a prepared one)."""
+    image = check_image(image)
+    prepared = reference if isinstance(reference, PreparedReference) else prepare_reference(reference, geometry)
+    registration = register(image, geometry)
+    if not registration.ok:
+        reading = ArenaReading(False, (), (), registration.markers_found, registration.error, registration=registration)
+    else:
+        reading = _read_registered(image, registration, prepared, geometry, settings)
+    if annotate:
+        from vision.arena.annotate import annotate_reading
+
+        reading = _with_annotation(reading, annotate_reading(image, reading, geometry))
+    return reading
+
+
+def _with_annotation(reading: ArenaReading, annotated: np.ndarray) -> ArenaReading:
+    return ArenaReading(
+        reading.ok, reading.occupied, reading.fighters, reading.markers_found, reading.error, annotated, reading.registration
+    )
+
+
+def _read_registered(image, registration, prepared, geometry, settings) -> ArenaReading:
+    view = prepared.view
+    live = SmoothView.of(view.warp(image, registration.homography))
+    camera = camera_position(registration.homography, (image.shape[1], image.shape[0]))
+    search = _search_mask(view, geometry)
+    change = change_between(live, prepared.smooth, search)
+    mask = change_mask(change, search)
+    blobs = find_blobs(change, mask, view, camera, settings)
+    bases, doubts = select_bases(blobs, mask, view, geometry, camera, settings)
+    fighters = []
+    for base in bases:
+        space = geometry.space_at(base.x_mm, base.y_mm)
+        edge = geometry.edge_distance(base.x_mm, base.y_mm)
+        if edge < EDGE_MARGIN_MM:
+            doubts.append(f"a fighter at ({base.x_mm:.0f}, {base.y_mm:.0f}) mm is on a space outline")
+        fighters.append(FighterReading(space, (base.x_mm, base.y_mm), _confidence(base, edge, registration, settings)))
+    occupied = tuple(sorted({f.space for f in fighters if f.space is not None}, key=_space_sort_key))
+    if len(occupied) < sum(1 for f in fighters if f.space is not None):
+        doubts.append("two fighters were found on one space")
+    error = "Cannot read the arena for sure: " + "; ".join(doubts) + "." if doubts else None
+    return ArenaReading(
+        ok=not doubts,
+        occupied=occupied,
+        fighters=tuple(fighters),
+        markers_found=registration.markers_found,
+        error=error,
+        registration=registration,
+    )
+
+
+def _confidence(base: Blob, edge_mm: float, registration: Registration, settings: ArenaSettings) -> float:
+    # Clear of the outlines, clearly base-sized, and registered with all markers -> near 1.
+    placement = min(1.0, edge_mm / 6.0)
+    size = min(1.0, max(0.0, (base.diameter_mm - TOKEN_MAX_MM) / 4.0))
+    markers = 1.0 if len(registration.markers_used) >= 4 else 0.9
+    return max(0.0, min(1.0, 0.5 + 0.5 * placement * size)) * markers
+
+
+def _search_mask(view: BoardView, geometry: BoardGeometry) -> np.ndarray:
+    """Where a base can be: on the board, away from the markers (a hand over one is no fighter)."""
+    w, h = view.size
+    mask = np.ones((h, w), bool)
+    edge = 2  # the board's own edge flickers with registration error
+    mask[:edge, :] = mask[-edge:, :] = False
+    mask[:, :edge] = mask[:, -edge:] = False
+    for x, y, size in geometry.markers.values():
+        half = size / 2 + size / 6 + _MARKER_KEEP_OUT_MM  # the square, its quiet zone and a margin
+        rows, cols = view.rect_mask(x - half, y - half, x + half, y + half)
+        mask[rows, cols] = False
+    return mask
+
+
+def _space_sort_key(space_id: str):
+    digits = "".join(ch for ch in space_id if ch.isdigit())
+    return (space_id.rstrip("0123456789"), int(digits) if digits else -1, space_id)

@@ -1,0 +1,201 @@
+"""Marker registration: find the board's ArUco markers and fit board mm -> image px.
+
+Each image is registered by its own markers, so a nudged camera still reads correctly.
+A homography is only trusted when its markers agree with each other (low reprojection
+error relative to the markers' size in the image); otherwise the caller gets a clear reason.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Mapping
+
+import cv2
+import numpy as np
+
+from vision.arena.geometry import BoardGeometry
+
+#: The dictionary named by the product spec.
+ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
+#: Fewest markers that give a homography with redundancy to check it (12 corners, 8 unknowns).
+MIN_MARKERS = 3
+#: Largest corner reprojection error accepted, as a fraction of the marker's side in pixels.
+MAX_ERROR_FRACTION = 0.08
+#: ... but never demand better than this many pixels (detector noise on small markers).
+MIN_ERROR_PX = 2.5
+
+#: Frames wider than this are searched for markers at reduced size, then refined at full size.
+DETECT_MAX_WIDTH = 1000
+
+_DETECTORS: dict[int, cv2.aruco.ArucoDetector] = {}
+
+
+def aruco_detector() -> cv2.aruco.ArucoDetector:
+    """One shared detector with OpenCV's default parameters (the bench compares against it)."""
+    detector = _DETECTORS.get(ARUCO_DICTIONARY)
+    if detector is None:
+        dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY)
+        detector = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
+        _DETECTORS[ARUCO_DICTIONARY] = detector
+    return detector
+
+
+def _refine(grey: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    side = _mean_side(quad)
+    window = int(max(2, min(6, side / 12)))
+    refined = cv2.cornerSubPix(grey, quad.astype(np.float32).reshape(-1, 1, 2), (window, window), (-1, -1), _SUBPIX_STOP)
+    return refined.reshape(4, 2)
+
+
+_SUBPIX_STOP = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.05)
+
+
+def to_gray(image: np.ndarray) -> np.ndarray:
+    if image.ndim == 2:
+        return image
+    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+
+def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+    """All DICT_4X4_50 markers in the image: id -> 4x2 corners (TL, TR, BR, BL) in px.
+
+    Large frames are searched at reduced size (markers there are big enough) and the corners
+    refined on the full image, which is both faster and more precise. An id seen twice is
+    dropped: two candidates for one marker cannot both be right.
+    """
+    grey = to_gray(image)
+    scale = min(1.0, DETECT_MAX_WIDTH / grey.shape[1])
+    small = grey if scale == 1.0 else cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    corners, ids, _ = aruco_detector().detectMarkers(small)
+    if scale != 1.0 and ids is not None:
+        corners = [_refine(grey, (quad.reshape(4, 2) + 0.5) / scale - 0.5) for quad in corners]
+    found: dict[int, np.ndarray] = {}
+    duplicated: set[int] = set()
+    if ids is not None:
+        for marker_id, quad in zip(ids.ravel().tolist(), corners):
+            if marker_id in found:
+                duplicated.add(marker_id)
+            found[marker_id] = quad.reshape(4, 2).astype(np.float64)
+    for marker_id in duplicated:
+        del found[marker_id]
+    return found
+
+
+@dataclass(frozen=True)
+class Registration:
+    """The outcome of registering one image against the board geometry."""
+
+    homography: np.ndarray | None  # board mm -> image px, or None when not trusted
+    markers_found: tuple[int, ...]  # board markers detected (before the consistency check)
+    markers_used: tuple[int, ...]
+    corners: Mapping[int, np.ndarray] = field(default_factory=dict)  # detected board markers
+    error_px: float = float("nan")  # worst corner reprojection error of the markers used
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.homography is not None
+
+    def missing(self, geometry: BoardGeometry) -> tuple[int, ...]:
+        return tuple(m for m in sorted(geometry.markers) if m not in self.markers_used)
+
+    def project(self, points_mm: np.ndarray) -> np.ndarray:
+        """Board mm (N x 2) -> image px (N x 2)."""
+        assert self.homography is not None, "project() needs a trusted registration"
+        return cv2.perspectiveTransform(np.asarray(points_mm, np.float64).reshape(-1, 1, 2), self.homography).reshape(-1, 2)
+
+
+def register(image: np.ndarray, geometry: BoardGeometry, *, detected: Mapping[int, np.ndarray] | None = None) -> Registration:
+    image_size = (image.shape[1], image.shape[0])
+    """Fit and check board mm -> image px from the board's markers in ``image``."""
+    all_found = detect_markers(image) if detected is None else dict(detected)
+    corners = {m: q for m, q in all_found.items() if m in geometry.markers}
+    found = tuple(sorted(corners))
+    missing = [m for m in sorted(geometry.markers) if m not in corners]
+    if len(found) < MIN_MARKERS:
+        return Registration(
+            None, found, (), corners,
+            error=f"only {len(found)} of {len(geometry.markers)} markers visible (missing {_ids(missing)}); "
+            f"at least {MIN_MARKERS} are needed to map the board",
+        )
+    # Try all markers first, then drop one at a time: a single misdetected marker must not
+    # poison the mapping, but what remains must still be at least MIN_MARKERS.
+    best: tuple[np.ndarray, tuple[int, ...], float] | None = None
+    for size in range(len(found), MIN_MARKERS - 1, -1):
+        for subset in itertools.combinations(found, size):
+            fitted = _fit(subset, corners, geometry, image_size)
+            if fitted is not None and (best is None or fitted[1] < best[2]):
+                best = (fitted[0], subset, fitted[1])
+        if best is not None:
+            break
+    if best is None:
+        return Registration(
+            None, found, (), corners,
+            error=f"markers {_ids(found)} do not agree on where the board is (inconsistent mapping)"
+            + (f"; missing {_ids(missing)}" if missing else ""),
+        )
+    homography, used, error_px = best
+    return Registration(homography, found, used, corners, error_px=error_px)
+
+
+def _fit(subset: tuple[int, ...], corners: Mapping[int, np.ndarray], geometry: BoardGeometry, image_size):
+    board = np.concatenate([geometry.marker_corners(m) for m in subset])
+    image = np.concatenate([corners[m] for m in subset])
+    homography, _ = cv2.findHomography(board, image, 0)
+    if homography is None or not np.all(np.isfinite(homography)):
+        return None
+    projected = cv2.perspectiveTransform(board.reshape(-1, 1, 2), homography).reshape(-1, 2)
+    errors = np.linalg.norm(projected - image, axis=1)
+    if len(subset) <= MIN_MARKERS:
+        # Twelve corners leave a homography little to check them with; a real camera (square
+        # pixels, centred lens) has fewer freedoms, so fit that and check against it too.
+        errors = np.maximum(errors, _camera_fit_errors(board, image, homography, image_size))
+    for index, marker_id in enumerate(subset):
+        side_px = _mean_side(corners[marker_id])
+        if errors[4 * index : 4 * index + 4].max() > max(MIN_ERROR_PX, MAX_ERROR_FRACTION * side_px):
+            return None
+    if not _keeps_orientation(homography, geometry):
+        return None
+    return homography, float(errors.max())
+
+
+def _camera_fit_errors(board: np.ndarray, image: np.ndarray, homography: np.ndarray, image_size) -> np.ndarray:
+    from vision.arena.pose import camera_position  # pose builds on registration's output
+
+    focal = camera_position(homography, image_size).focal_px
+    K = np.array([[focal, 0, image_size[0] / 2], [0, focal, image_size[1] / 2], [0, 0, 1.0]])
+    points = np.column_stack([board, np.zeros(len(board))])
+    ok, rvec, tvec = cv2.solvePnP(points, image, K, None, flags=cv2.SOLVEPNP_IPPE)
+    if not ok:
+        return np.full(len(board), np.inf)
+    ok, rvec, tvec = cv2.solvePnP(points, image, K, None, rvec, tvec, True, cv2.SOLVEPNP_ITERATIVE)
+    projected, _ = cv2.projectPoints(points, rvec, tvec, K, None)
+    return np.linalg.norm(projected.reshape(-1, 2) - image, axis=1)
+
+
+def _mean_side(quad: np.ndarray) -> float:
+    return float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+
+
+def _keeps_orientation(homography: np.ndarray, geometry: BoardGeometry) -> bool:
+    """The board must project as a convex, unmirrored quadrilateral in front of the camera."""
+    w, h = geometry.board_mm
+    board = np.array([[-w / 2, -h / 2, 1], [w / 2, -h / 2, 1], [w / 2, h / 2, 1], [-w / 2, h / 2, 1]]).T
+    mapped = homography @ board
+    if np.any(mapped[2] * mapped[2, 0] <= 0):  # the board crosses the camera's horizon
+        return False
+    quad = (mapped[:2] / mapped[2]).T
+    crosses = [_cross(quad[(i + 1) % 4] - quad[i], quad[(i + 2) % 4] - quad[(i + 1) % 4]) for i in range(4)]
+    # Board +y is image "up" (rows grow downwards), so an unmirrored board turns clockwise
+    # in image coordinates at every corner.
+    return all(c < 0 for c in crosses)
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> float:
+    return float(a[0] * b[1] - a[1] * b[0])
+
+
+def _ids(ids) -> str:
+    ids = list(ids)
+    return ", ".join(str(i) for i in ids) if ids else "none"

@@ -1,0 +1,153 @@
+"""The top-down board view: images warped into the board frame, and what changed in them.
+
+The reader compares the live image and the empty reference *in the board frame*, so the two
+images never need to line up pixel for pixel. Lighting may differ between them (evening,
+a lamp): a smooth per-channel gain field is fitted robustly and removed before comparing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.arena.geometry import BoardGeometry
+
+#: Resolution of the top-down view. 1 px per mm resolves 25 mm bases with room to spare
+#: and keeps the per-image cost small next to marker detection.
+PX_PER_MM = 1.0
+#: Offset added before taking logs so black pixels do not blow up the ratios.
+_LOG_OFFSET = 10.0
+_SATURATED = 250.0
+_LOG_SATURATED = float(np.log(255.0 + _LOG_OFFSET))
+#: Change thresholds in log-ratio units: a colour shift, or a brightness change.
+CHROMA_CHANGE = 0.10
+LUMA_CHANGE = 0.22
+#: A shadow darkens by up to about a third; a miniature darker than that still counts.
+DARKENING_CHANGE = 0.45
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """Maps board mm <-> top-down view px for one geometry."""
+
+    width_mm: float
+    height_mm: float
+    px_per_mm: float = PX_PER_MM
+
+    @classmethod
+    def of(cls, geometry: BoardGeometry) -> "BoardView":
+        return cls(*geometry.board_mm)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return int(round(self.width_mm * self.px_per_mm)), int(round(self.height_mm * self.px_per_mm))
+
+    @property
+    def board_to_view(self) -> np.ndarray:
+        s = self.px_per_mm
+        return np.array([[s, 0, self.width_mm / 2 * s], [0, -s, self.height_mm / 2 * s], [0, 0, 1.0]])
+
+    def to_mm(self, u: float, v: float) -> tuple[float, float]:
+        return u / self.px_per_mm - self.width_mm / 2, self.height_mm / 2 - v / self.px_per_mm
+
+    def to_px(self, x_mm: float, y_mm: float) -> tuple[float, float]:
+        return (x_mm + self.width_mm / 2) * self.px_per_mm, (self.height_mm / 2 - y_mm) * self.px_per_mm
+
+    def warp(self, image: np.ndarray, board_to_image: np.ndarray) -> np.ndarray:
+        """The image resampled into the top-down board view (float32 BGR)."""
+        image_to_view = self.board_to_view @ np.linalg.inv(board_to_image)
+        view = cv2.warpPerspective(image, image_to_view, self.size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+        if view.ndim == 2:
+            view = cv2.cvtColor(view, cv2.COLOR_GRAY2BGR)
+        return view.astype(np.float32)
+
+    def rect_mask(self, x0: float, y0: float, x1: float, y1: float) -> tuple[slice, slice]:
+        """Array slices (rows, cols) of a board-mm rectangle, clipped to the view."""
+        w, h = self.size
+        u0, v0 = self.to_px(min(x0, x1), max(y0, y1))
+        u1, v1 = self.to_px(max(x0, x1), min(y0, y1))
+        return slice(max(0, int(v0)), min(h, int(np.ceil(v1)))), slice(max(0, int(u0)), min(w, int(np.ceil(u1))))
+
+
+@dataclass(frozen=True)
+class SmoothView:
+    """A top-down view, lightly smoothed against sensor noise, and its logarithm."""
+
+    bgr: np.ndarray
+    log: np.ndarray
+
+    @classmethod
+    def of(cls, view: np.ndarray) -> "SmoothView":
+        smooth = cv2.GaussianBlur(view, (0, 0), 1.0)
+        return cls(smooth, np.log(smooth + _LOG_OFFSET))
+
+
+@dataclass(frozen=True)
+class Change:
+    """What changed between reference and live view, once the lighting change is removed."""
+
+    score: np.ndarray  # >= 1 means "something is here" (colour or brightness clearly changed)
+    difference: np.ndarray  # largest per-channel difference in grey levels (linear: for outlines)
+
+
+def change_between(live: SmoothView, reference: SmoothView, usable: np.ndarray) -> Change:
+    """Per-pixel change; ``usable`` marks pixels that may be used to estimate the lighting."""
+    # Saturated pixels say nothing about the light: keep them out of its fit, and predict the
+    # reference under the new light clipped the way the sensor clips.
+    unsaturated = _channel_max(live.bgr) < _SATURATED
+    lighting = _lighting_field(cv2.subtract(live.log, reference.log), usable & unsaturated)
+    predicted = np.minimum(cv2.add(reference.log, lighting), _LOG_SATURATED)
+    ratio = cv2.subtract(live.log, predicted)
+    luma = cv2.transform(ratio, np.full((1, 3), 1 / 3, np.float32))
+    chroma_sq = cv2.transform(cv2.multiply(ratio, ratio), np.ones((1, 3), np.float32)) - 3 * luma * luma
+    chroma = np.sqrt(np.maximum(chroma_sq, 0))
+    # Shadows only darken, keeping the colour: darkening needs more to count than brightening.
+    brightness = np.where(luma > 0, luma * (1 / LUMA_CHANGE), luma * (-1 / DARKENING_CHANGE))
+    score = np.maximum(chroma * (1 / CHROMA_CHANGE), brightness)
+    relit = np.minimum(cv2.subtract(cv2.multiply(reference.bgr + _LOG_OFFSET, cv2.exp(lighting)), _LOG_OFFSET), 255)
+    difference = _channel_max(cv2.absdiff(live.bgr, relit))
+    return Change(score, difference)
+
+
+#: The lighting is fitted on a coarse grid: it varies slowly, and that is much cheaper.
+_LIGHT_CELL_PX = 8
+
+
+def _lighting_field(ratio: np.ndarray, usable: np.ndarray) -> np.ndarray:
+    """A smooth (bilinear in log space) per-channel gain field, fitted robustly.
+
+    Most of the board is unchanged between reference and live image, so a trimmed
+    least-squares fit of the log ratio follows the light and ignores the miniatures.
+    """
+    h, w = ratio.shape[:2]
+    cell = _LIGHT_CELL_PX
+    coarse = cv2.resize(ratio, (w // cell, h // cell), interpolation=cv2.INTER_AREA)
+    keep = cv2.resize(usable.astype(np.float32), (w // cell, h // cell), interpolation=cv2.INTER_AREA) > 0.99
+    vs, us = np.nonzero(keep)
+    samples = coarse[vs, us].astype(np.float64)
+    if len(samples) < 50:
+        return np.broadcast_to(np.median(ratio.reshape(-1, 3), axis=0), ratio.shape).astype(np.float32)
+    u = (us + 0.5) * cell / w - 0.5
+    v = (vs + 0.5) * cell / h - 0.5
+    design = np.column_stack([np.ones_like(u), u, v, u * v])
+    inliers = np.ones(len(samples), bool)
+    coefficients = np.zeros((4, 3))
+    for _ in range(3):
+        chosen = design[inliers]
+        coefficients = np.linalg.solve(chosen.T @ chosen + 1e-9 * np.eye(4), chosen.T @ samples[inliers])
+        residual = _channel_max(np.abs(samples - design @ coefficients))
+        spread = max(0.03, 2.5 * 1.4826 * float(np.median(residual)))
+        inliers = residual < spread
+        if inliers.sum() < 50:
+            break
+    uu = (np.arange(w, dtype=np.float32) / w - 0.5)[None, :]
+    vv = (np.arange(h, dtype=np.float32) / h - 0.5)[:, None]
+    c = coefficients.astype(np.float32)
+    return cv2.merge([(c[0, k] + c[1, k] * uu) + vv * (c[2, k] + c[3, k] * uu) for k in range(3)])
+
+
+def _channel_max(values: np.ndarray) -> np.ndarray:
+    """Largest of the last axis's three channels (numpy's reduce over a short axis is slow)."""
+    return np.maximum(np.maximum(values[..., 0], values[..., 1]), values[..., 2])

@@ -1,0 +1,1 @@
+"""Synthetic camera scenes rendered from the product spec, for tests and benchmarks."""
