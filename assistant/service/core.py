@@ -110,6 +110,7 @@ class RefereeService:
         camera: Camera | None = None,
         hardware: Hardware | None = None,
         owned: tuple = (),
+        arena: Any = None,
         poll_interval: float = 0.1,
         clock: Callable[[], float] = time.monotonic,
     ):
@@ -121,6 +122,8 @@ class RefereeService:
         self.camera = camera
         self.hardware = hardware or Hardware()
         self._owned = owned  # more things to close with the service (the GPIO board)
+        self.arena = arena  # ArenaMonitor: the arena camera beside the tracker (or None)
+        self._positions: tuple = ()
         self.poll_interval = poll_interval
         self.broadcaster = Broadcaster()
         self.lock = threading.RLock()
@@ -161,6 +164,7 @@ class RefereeService:
                 self._publish()
                 return
             self._match_id = match_id
+            self._follow_arena()
             self.flow.sync(self._match.snapshot().get("pending"))
             self._cancel_interrupted_countdown(match_id)
             log.info("resumed match %s at event %d", match_id, len(self._match.events))
@@ -187,7 +191,7 @@ class RefereeService:
             self._poller.join(timeout=5)
             self._poller = None
         self.broadcaster.close()
-        for device in (self.countdown, self.button, self.camera, *self._owned):
+        for device in (self.countdown, self.button, self.camera, self.arena, *self._owned):
             closer = getattr(device, "close", None)
             if closer is not None:
                 closer()
@@ -217,12 +221,26 @@ class RefereeService:
         if self._match is not None:
             snapshot = snapshot if snapshot is not None else self._match.snapshot()
             match_json = {"id": self._match_id, "events": len(self._match.events)}
+        if snapshot is not None:
+            self._positions = tuple(p.get("space") for p in snapshot.get("players", ()))
         return {
             "version": self._version,
             "match": match_json,
             "snapshot": snapshot,
             "knockdown": self.flow.snapshot(),
+            "arena": self._arena_view(),
         }
+
+    def _arena_view(self) -> dict | None:
+        if self.arena is None:
+            return None
+        legal = (lambda: self._match.legal_actions()) if self._match is not None else None
+        return self.arena.view(legal)
+
+    def _follow_arena(self) -> None:
+        setup = getattr(self._match, "setup", None)
+        if self.arena is not None and setup is not None:
+            self.arena.set_match(setup.arena.to_dict(), [f.name for f in setup.fighters])
 
     def legal_actions(self) -> list[dict]:
         with self.lock:
@@ -235,7 +253,12 @@ class RefereeService:
             "match_id": self._match_id,
             "uptime_s": round(time.time() - self.started, 1),
             "hardware": self.hardware.to_json(),
+            "arena": None if self.arena is None else self._arena_health(),
         }
+
+    def _arena_health(self) -> dict:
+        view = self.arena.view()
+        return {"state": view["state"], "agrees": view["state"] == "agrees", "messages": view.get("messages", [])}
 
     def evidence(self):
         with self.lock:
@@ -262,6 +285,7 @@ class RefereeService:
             events = list(match.events)  # a setup may begin with automatic events
             match_id = self.store.create_match(header, status=status, result=result, events=events, who=who)
             self._match, self._match_id = match, match_id
+            self._follow_arena()
             self.flow.sync(snapshot.get("pending"), fresh=True)
             return self._publish()
 
@@ -340,6 +364,49 @@ class RefereeService:
     def _decide(self, decision: Decision) -> dict:
         return self._apply(decision.event, who=decision.who, audit=decision.audit)
 
+    # -- the arena camera -----------------------------------------------------------------
+    def _require_arena(self):
+        if self.arena is None:
+            raise ServiceError("there is no arena camera (cameras.arena.source)")
+        return self.arena
+
+    def arena_calibrate(self, *, who: str | None = None) -> dict:
+        arena = self._require_arena()
+        self._require_match()
+        try:
+            info = arena.calibrate()  # reads a frame: outside the service lock
+        except ValueError as error:
+            raise InvalidRequest(str(error)) from None
+        with self.lock:
+            self.store.log(self._match_id, "arena_calibrated", info, who=who)
+            return self._publish()
+
+    def arena_dismiss(self, *, who: str | None = None) -> dict:
+        arena = self._require_arena()
+        with self.lock:
+            try:
+                arena.dismiss()
+            except ValueError as error:
+                raise InvalidRequest(str(error)) from None
+            self.store.log(self._match_id, "arena_dismissed", {"view": arena.view()}, who=who)
+            return self._publish()
+
+    def arena_fix(self, *, who: str | None = None) -> dict:
+        """Make the tracker agree with the camera: recorded as referee adjustments."""
+        arena = self._require_arena()
+        with self.lock:
+            match = self._require_match()
+            try:
+                events = arena.fix_events()
+            except ValueError as error:
+                raise InvalidRequest(str(error)) from None
+            trial = match.copy()
+            for event in events:  # all or nothing: check them together before committing any
+                trial.apply(event)
+            for event in events:
+                self._apply(event, who=who, audit=("arena_fix", {"event": event}))
+            return self._publish()
+
     # -- device callbacks and the background loop -----------------------------------------
     def _on_countdown_tick(self, seconds_left: float) -> None:
         with self.lock:
@@ -383,6 +450,8 @@ class RefereeService:
             elif not watching:
                 self._latest_frame = None  # never judge against a frame from an earlier test
             decision = self.flow.poll()
+            positions = self._positions
+            arena_turn = self.arena is not None and self.flow.state is FlowState.IDLE and self._match is not None
             if decision is not None:
                 try:
                     self._decide(decision)
@@ -391,6 +460,11 @@ class RefereeService:
                     self.flow.auto_confirm_at = None
                     log.error("auto-confirm refused by the engine: %s", error)
             self._publish_if_changed()
+        # The arena is read outside the lock and never during a Knockdown Test, so a slow
+        # reading cannot delay the tower's frames.
+        if arena_turn and self.arena.poll(positions, self._clock()):
+            with self.lock:
+                self._publish()
 
     def _poll_loop(self) -> None:
         while not self._stop.wait(self.poll_interval):

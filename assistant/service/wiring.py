@@ -124,6 +124,7 @@ class Devices:
     board: Any = None
     camera: Any = None
     tower_factory: Any = None
+    arena: Any = None
 
 
 def build_devices(config: ServiceConfig) -> tuple[Devices, Hardware]:
@@ -157,8 +158,35 @@ def build_devices(config: ServiceConfig) -> tuple[Devices, Hardware]:
         settings = _tower_settings(config)
         devices.tower_factory = lambda *, heavy, light: session_class(heavy=heavy, light=light, settings=settings)
         hardware.tower_judge = "vision"
+    devices.arena = _build_arena(config, open_camera, hardware)
     hardware.simulated = config.simulate or hardware.countdown != "gpio" or devices.camera is None
     return devices, hardware
+
+
+def _build_arena(config: ServiceConfig, open_camera, hardware: Hardware):
+    """The arena camera and its monitor; in simulation the camera shows a rendered arena."""
+    if open_camera is None or config.firmware is None:
+        return None
+    from assistant.service.arena import ArenaMonitor
+    from vision.arena import ArenaSettings
+
+    settings = ArenaSettings.from_mapping(config.firmware.vision.arena.model_dump(mode="json"))
+    camera_config = config.firmware.cameras.arena
+    demo = None
+    if config.simulate and camera_config.source in ("auto", "picamera2", "usb", "synthetic"):
+        from vision.synth.arena_demo import ArenaDemoFeed
+
+        demo = ArenaDemoFeed(image_size=tuple(camera_config.resolution))
+    try:
+        camera = open_camera(camera_config, role="arena", simulate=config.simulate, make_frame=demo)
+    except Exception as error:
+        hardware.notes.append(f"arena camera unavailable ({error})")
+        return None
+    if camera is None:
+        hardware.notes.append("arena camera switched off (cameras.arena.source = none)")
+        return None
+    hardware.notes.append("arena camera: " + ("rendered demo arena that follows the tracker" if demo else type(camera).__name__))
+    return ArenaMonitor(camera=camera, data_dir=config.data_dir, settings=settings, demo=demo)
 
 
 def _tower_settings(config: ServiceConfig):
@@ -186,15 +214,15 @@ def build_service(config: ServiceConfig, *, engine: Any = None) -> RefereeServic
         )
         store = MatchStore.in_dir(config.data_dir)
     except BaseException:
-        _close(devices.board, devices.camera)
+        _close(devices.board, devices.camera, devices.arena)
         raise
     try:
         service = RefereeService(store=store, engine=engine or RulesEngine(defaults=config.match_defaults), flow=flow, countdown=devices.countdown,
                                  button=devices.button, camera=devices.camera, hardware=hardware,
-                                 owned=(devices.board,))
+                                 owned=(devices.board,), arena=devices.arena)
     except BaseException:
         store.close()
-        _close(devices.board, devices.camera)
+        _close(devices.board, devices.camera, devices.arena)
         raise
     mode = "SIMULATED hardware" if hardware.simulated else "real hardware"
     log.warning("running on %s: countdown=%s camera=%s tower judge=%s", mode, hardware.countdown,

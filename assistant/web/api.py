@@ -100,6 +100,15 @@ def knockdown(command: str):
                                      "use start, done, cancel, confirm, override or dice")
 
 
+@bp.post("/arena/<command>")
+def arena(command: str):
+    """The arena camera: calibrate (capture the empty arena), dismiss a banner, or fix the tracker."""
+    if command not in ("calibrate", "dismiss", "fix"):
+        raise ApiError(404, "not_found", f"no arena command {command!r}; use calibrate, dismiss or fix")
+    only_keys(json_body(required=False), ())
+    return jsonify(getattr(service(), f"arena_{command}")(who=who()))
+
+
 @bp.get("/knockdown/snapshot.png")
 def knockdown_snapshot():
     image = service().evidence()
