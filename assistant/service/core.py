@@ -221,7 +221,7 @@ class RefereeService:
         if self._match is not None:
             snapshot = snapshot if snapshot is not None else self._match.snapshot()
             match_json = {"id": self._match_id, "events": len(self._match.events)}
-        if snapshot is not None:
+        if snapshot is not None and self.arena is not None:
             self._positions = tuple(p.get("space") for p in snapshot.get("players", ()))
         return {
             "version": self._version,
