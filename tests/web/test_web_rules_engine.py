@@ -1,0 +1,63 @@
+"""The API on the real rules engine (the other web tests use a toy engine to test plumbing)."""
+
+import random
+
+import pytest
+
+from assistant.rules import Match
+from assistant.rules.simulate import table_event
+from assistant.service import RefereeService
+from assistant.service.wiring import RulesEngine
+from assistant.store import MatchStore
+from assistant.web import create_app
+from tests.web.conftest import Api
+
+
+@pytest.fixture
+def referee(tmp_path):
+    service = RefereeService(store=MatchStore.in_dir(tmp_path), engine=RulesEngine())
+    app = create_app({"TESTING": True, "SERVICE": service, "DATA_DIR": str(tmp_path), "PIN": "1234"})
+    api = Api(app.test_client())
+    api.login("1234")
+    yield api
+    service.close()
+
+
+def test_new_match_legal_action_and_record(referee):
+    state = referee.post("/api/matches", json={"players": ["Ann", "Bob"], "seed": 7}).get_json()
+    assert [p["name"] for p in state["snapshot"]["players"]] == ["Ann", "Bob"]
+    # Setup starts with the table dealing skills: let the engine's own simulator pick a deal.
+    record = referee.get(f"/api/matches/{state['match']['id']}/record").get_data(as_text=True)
+    event = table_event(Match.from_record(record), random.Random(0))
+    assert event["type"] == "deal_skills"
+    response = referee.post("/api/actions", json=event)
+    assert response.status_code == 200, response.get_json()
+    record = referee.get(f"/api/matches/{state['match']['id']}/record").get_data(as_text=True)
+    assert Match.from_record(record).snapshot() == referee.get("/api/state").get_json()["snapshot"]
+
+
+def test_illegal_event_names_the_rule(referee):
+    referee.post("/api/matches", json={})
+    response = referee.post("/api/actions", json={"type": "move", "player": 0, "to": "S4"})
+    body = response.get_json()
+    assert response.status_code == 409 and body["error"] == "illegal_action"
+    assert body["message"].startswith("illegal event {") and "'to': 'S4'" in body["message"]
+    assert "Move:" in body["message"]
+
+
+def test_unknown_event_key_is_refused(referee):
+    referee.post("/api/matches", json={})
+    response = referee.post("/api/actions", json={"type": "deal_skills", "player": 0, "cards": [], "oops": 1})
+    assert response.status_code == 409 and "oops" in response.get_json()["message"]
+
+
+@pytest.mark.parametrize("options, needle", [
+    ({"colour": "red"}, "unknown option 'colour'"),
+    ({"boxes": ["no-such-box"]}, "no-such-box"),
+    ({"variant": "coin"}, "coin"),
+])
+def test_bad_new_match_options_are_422(referee, options, needle):
+    response = referee.post("/api/matches", json=options)
+    body = response.get_json()
+    assert response.status_code == 422 and body["error"] == "invalid" and needle in body["message"]
+    assert referee.get("/api/matches").get_json()["matches"] == []
