@@ -13,6 +13,7 @@ import io
 from pathlib import Path
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
+from werkzeug.exceptions import NotFound
 
 from assistant.web.qr import qr_svg
 
@@ -173,11 +174,23 @@ def result_row(row) -> dict:
     }
 
 
+SQLITE_MAX_INT = 2**63 - 1
+
+
+def refuse_impossible_ids():
+    """An id beyond SQLite's 64-bit integers names no match: 404, not an OverflowError (500)."""
+    for name, value in (request.view_args or {}).items():
+        if isinstance(value, int) and not -SQLITE_MAX_INT <= value <= SQLITE_MAX_INT:
+            raise NotFound(f"no match with {name} {value!r}")
+
+
 def init_app(app: Flask) -> None:
     """Register the pages; safe to call twice (create_app may already do it)."""
     if "dashboard" in app.blueprints:
         return
     from assistant.web.errors import error_response
+
+    app.before_request(refuse_impossible_ids)
 
     @app.errorhandler(DashboardError)
     def dashboard_error(error: DashboardError):

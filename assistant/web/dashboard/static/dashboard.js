@@ -264,7 +264,7 @@ function renderOverlay(state) {
   overlay.dataset.state = test.state;
   if (overlay.hidden) { setCountdown(null); return; }
   $("kd-who").textContent = `${playerName(snapshot, test.player)} builds ${test.heavy} heavy + ${test.light} light `
-    + `(${test.wounds} cubes)`;
+    + `(${test.wounds} cube${test.wounds === 1 ? "" : "s"})`;
   $("kd-title").textContent = test.variant === "dice" ? "Knockdown Test · dice" : "Knockdown Test";
   setCountdown(test.state === "counting" ? test.seconds_left : null);
   if (test.state !== "counting") $("kd-count").textContent = test.state === "judging" ? "…" : "";
