@@ -125,7 +125,7 @@ class KnockdownFlow:
         self,
         *,
         countdown: Countdown | None = None,
-        tower_session_factory: Callable[[], TowerSession] | None = None,
+        tower_session_factory: Callable[..., TowerSession] | None = None,
         clock: Callable[[], float] = time.monotonic,
         countdown_seconds: float = 10.0,
         grace_seconds: float = 5.0,
@@ -169,11 +169,9 @@ class KnockdownFlow:
         """
         test = PendingTest.from_pending(pending)
         if test is None:
-            self._stop_countdown()
-            self._reset(FlowState.IDLE, None)
+            self._leave(FlowState.IDLE, None)
         elif fresh or self.state is FlowState.IDLE or test != self.test:
-            self._stop_countdown()
-            self._reset(FlowState.ARMED, test)
+            self._leave(FlowState.ARMED, test)
 
     # -- referee / button commands ---------------------------------------------------
     def start(self, reference_frame=None) -> None:
@@ -183,7 +181,7 @@ class KnockdownFlow:
             raise FlowError(f"start: the pending test uses the {test.variant!r} variant; roll or enter the dice")
         session = None
         if self._tower_factory is not None and reference_frame is not None:
-            session = self._tower_factory()
+            session = self._tower_factory(heavy=test.heavy, light=test.light)
             session.start(reference_frame)
         self._session = session
         self.state = FlowState.COUNTING
@@ -204,8 +202,7 @@ class KnockdownFlow:
     def cancel(self) -> None:
         """Abandon this attempt; the test is offered again (Armed)."""
         self._require(FlowState.COUNTING, FlowState.JUDGING, FlowState.VERDICT, action="cancel")
-        self._stop_countdown()
-        self._reset(FlowState.ARMED, self.test)
+        self._leave(FlowState.ARMED, self.test)
 
     # -- device and camera inputs ------------------------------------------------------
     def countdown_tick(self, seconds_left: float) -> None:
@@ -213,6 +210,7 @@ class KnockdownFlow:
             self.seconds_left = seconds_left
 
     def countdown_finished(self, reason: str) -> None:
+        reason = str(reason)  # the device reports a str enum (FinishReason)
         if self.state is not FlowState.COUNTING:
             return  # a late callback after cancel or undo
         if reason == "cancelled":
@@ -343,6 +341,9 @@ class KnockdownFlow:
             audit_kind, audit_detail = "camera_verdict", {"camera": self.verdict.to_json(), "judge": self.verdict.details}
         return Decision(event, who, audit_kind, audit_detail or {})
 
-    def _stop_countdown(self) -> None:
-        if self.state is FlowState.COUNTING and self._countdown is not None:
+    def _leave(self, state: FlowState, test: PendingTest | None) -> None:
+        """Go to ``state``, stopping a running countdown; its late "cancelled" report is then ignored."""
+        counting = self.state is FlowState.COUNTING
+        self._reset(state, test)
+        if counting and self._countdown is not None:
             self._countdown.cancel()

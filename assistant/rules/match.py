@@ -350,7 +350,7 @@ class Match:
         if card not in hand:
             self._reject("Attack cards", f"{card!r} is not in {self._name(player)}'s hand")
         hand.remove(card)
-        self._s.discard.append(card)
+        self._s.discard += (card,)
         self._log("discard", f"{self._name(player)} discards {card} ({why})", player=player, card=card)
 
     def _symbols(self, card: str) -> tuple[str, ...]:
@@ -443,7 +443,7 @@ class Match:
         if s.phase != "skill_draft":
             self._reject("Setup 4", "Skill cards are dealt only during set-up")
         if s.players[p].dealt:
-            self._reject("Setup 4", f"{self._name(p)} was already dealt {s.players[p].dealt!r}")
+            self._reject("Setup 4", f"{self._name(p)} was already dealt {list(s.players[p].dealt)!r}")
         cards = e["cards"]
         if len(set(cards)) != 3:
             self._reject("Setup 4", f"three different Skill cards are dealt, got {cards!r}")
@@ -453,7 +453,7 @@ class Match:
                 self._reject("Setup 4", f"{c!r} is not a Skill card of this match")
             if c in taken:
                 self._reject("Setup 4", f"{c!r} was dealt to the other player")
-        s.players[p].dealt = list(cards)
+        s.players[p].dealt = tuple(cards)
 
     def _on_keep_skill(self, e: dict[str, Any]) -> None:
         s, p, card = self._s, e["player"], e["card"]
@@ -464,8 +464,8 @@ class Match:
             self._reject("Setup 4", f"{self._name(p)} has not been dealt Skill cards yet")
         if not me.kept:
             if card not in me.dealt:
-                self._reject("Setup 4", f"keep one of the three dealt cards {me.dealt!r}, not {card!r}")
-            me.kept.append(card)
+                self._reject("Setup 4", f"keep one of the three dealt cards {list(me.dealt)!r}, not {card!r}")
+            me.kept = (card,)
             return
         if len(me.kept) == 2:
             self._reject("Setup 4", f"{self._name(p)} has already kept two Skill cards")
@@ -474,7 +474,7 @@ class Match:
         received = [c for c in other.dealt if c != other.kept[0]]
         if card not in received:
             self._reject("Setup 4", f"keep one of the two cards received {received!r}, not {card!r}")
-        me.kept.append(card)
+        me.kept = me.kept + (card,)
 
     def _on_place_skills(self, e: dict[str, Any]) -> None:
         s, p, up = self._s, e["player"], e["face_up"]
@@ -484,8 +484,8 @@ class Match:
         if len(me.kept) != 2:
             self._reject("Setup 4", f"{self._name(p)} must keep two Skill cards before placing them")
         if up not in me.kept:
-            self._reject("Setup 4", f"put one of your kept cards {me.kept!r} face up, not {up!r}")
-        me.face_up = [up]
+            self._reject("Setup 4", f"put one of your kept cards {list(me.kept)!r} face up, not {up!r}")
+        me.face_up = (up,)
         me.face_down = next(c for c in me.kept if c != up)
         me.placed = True
         if all(pl.placed for pl in s.players):
@@ -589,7 +589,7 @@ class Match:
 
     def _candle_drawn(self) -> None:
         s = self._s
-        s.discard.append(CANDLE)
+        s.discard += (CANDLE,)
         arena = self.setup.arena
         if not s.candles:
             s.candles = self._sorted_spaces(arena.edges)[:2] if arena.edges else []
@@ -1116,10 +1116,10 @@ class Match:
     def _end_round(self, winner: int, reason: str) -> None:
         s = self._s
         loser = 1 - winner
-        s.rounds.append({
+        s.rounds = s.rounds + ({
             "round": s.round, "winner": winner, "reason": reason,
             "wounds": [[p.heavy, p.light] for p in s.players],
-        })
+        },)
         s.ctx = None
         s.pending = None
         s.combo = None
@@ -1132,7 +1132,7 @@ class Match:
         self._log("round", f"{self._name(winner)} wins round {s.round} ({reason})", player=winner)
         lp = s.players[loser]
         if lp.face_down:
-            lp.face_up.append(lp.face_down)
+            lp.face_up = lp.face_up + (lp.face_down,)
             self._log("skill", f"{self._name(loser)} reveals {lp.face_down}", player=loser)
             lp.face_down = None
         s.round += 1
@@ -1141,7 +1141,7 @@ class Match:
             p.hand = []
             p.space = self.setup.starts[i]
         s.row = []
-        s.discard = []
+        s.discard = ()
         s.candles = []
         s.deck = self._full_deck(with_candles=True)
         s.first = s.active = loser

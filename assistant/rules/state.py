@@ -21,9 +21,10 @@ class PlayerState:
         self.heavy = 0
         self.light = 0
         self.hand: list[str] = []
-        self.dealt: list[str] = []      # the three Skill cards dealt
-        self.kept: list[str] = []       # the two Skill cards kept in the draft
-        self.face_up: list[str] = []    # active Skill cards
+        # Rarely-changing fields are tuples: a clone shares them, a change replaces them.
+        self.dealt: tuple[str, ...] = ()    # the three Skill cards dealt
+        self.kept: tuple[str, ...] = ()     # the two Skill cards kept in the draft
+        self.face_up: tuple[str, ...] = ()  # active Skill cards
         self.face_down: str | None = None
         self.victories = 0
         self.tokens = dict(tokens)
@@ -35,9 +36,9 @@ class PlayerState:
         c.heavy = self.heavy
         c.light = self.light
         c.hand = self.hand[:]
-        c.dealt = self.dealt[:]
-        c.kept = self.kept[:]
-        c.face_up = self.face_up[:]
+        c.dealt = self.dealt
+        c.kept = self.kept
+        c.face_up = self.face_up
         c.face_down = self.face_down
         c.victories = self.victories
         c.tokens = dict(self.tokens)
@@ -66,7 +67,7 @@ class State:
         self.players: list[PlayerState] = []
         self.row: list[str] = []
         self.deck: dict[str, int] = {}    # card name -> copies still in the deck ("?" = unknown custom cards)
-        self.discard: list[str] = []
+        self.discard: tuple[str, ...] = ()
         self.pending: dict[str, Any] | None = None
         self.ctx: dict[str, Any] | None = None       # the action being resolved
         self.combo: dict[str, Any] | None = None     # {"used": [...], "dash_moves": n, "steps": n}
@@ -74,7 +75,7 @@ class State:
         self.space_tokens: dict[str, dict[str, int]] = {}
         self.custom_cards: dict[str, Any] = {}        # name -> AttackCard entered at the table
         self.winner: int | None = None
-        self.rounds: list[dict[str, Any]] = []
+        self.rounds: tuple[dict[str, Any], ...] = ()
         self.token_supply: dict[str, int] = {}
 
     def clone(self) -> "State":
@@ -88,15 +89,15 @@ class State:
         c.players = [p.clone() for p in self.players]
         c.row = self.row[:]
         c.deck = dict(self.deck)
-        c.discard = self.discard[:]
+        c.discard = self.discard
         c.pending = None if self.pending is None else dict(self.pending)
         c.ctx = None if self.ctx is None else dict(self.ctx)
         c.combo = None if self.combo is None else {**self.combo, "used": self.combo["used"][:]}
         c.candles = self.candles[:]
-        c.space_tokens = {k: dict(v) for k, v in self.space_tokens.items()}
+        c.space_tokens = {k: dict(v) for k, v in self.space_tokens.items()} if self.space_tokens else {}
         c.custom_cards = self.custom_cards  # append-only registry, replaced (not mutated) on change
         c.winner = self.winner
-        c.rounds = self.rounds[:]
+        c.rounds = self.rounds  # a tuple
         c.token_supply = self.token_supply
         return c
 

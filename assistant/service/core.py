@@ -24,6 +24,7 @@ log = logging.getLogger("knockdown.service")
 # Events that resolve a Knockdown Test: an open test after one of them is a new test.
 RESOLVING_EVENTS = frozenset({"tower", "dice", "knockdown_test"})
 VERSION_LEASE = 10_000
+UNREPLAYABLE = "unreplayable"  # a stored match this engine cannot replay (kept, not resumed)
 
 
 class ServiceError(ValueError):
@@ -105,8 +106,10 @@ class RefereeService:
         engine: Engine,
         flow: KnockdownFlow | None = None,
         countdown: Any = None,
+        button: Any = None,
         camera: Camera | None = None,
         hardware: Hardware | None = None,
+        owned: tuple = (),
         poll_interval: float = 0.1,
         clock: Callable[[], float] = time.monotonic,
     ):
@@ -114,8 +117,10 @@ class RefereeService:
         self.engine = engine
         self.flow = flow if flow is not None else KnockdownFlow(countdown=countdown, clock=clock)
         self.countdown = countdown
+        self.button = button
         self.camera = camera
         self.hardware = hardware or Hardware()
+        self._owned = owned  # more things to close with the service (the GPIO board)
         self.poll_interval = poll_interval
         self.broadcaster = Broadcaster()
         self.lock = threading.RLock()
@@ -131,6 +136,9 @@ class RefereeService:
         if countdown is not None:
             countdown.when_tick = self._on_countdown_tick
             countdown.when_finished = self._on_countdown_finished
+        if button is not None:
+            button.when_pressed = self._on_button_press
+            button.when_long_pressed = self._on_button_long_press
         with self.lock:
             self._resume()
 
@@ -138,9 +146,20 @@ class RefereeService:
     def _resume(self) -> None:
         """Replay the current match from the store, exactly where it was."""
         match_id = self.store.current_match_id()
-        if match_id is not None:
-            row = self.store.match(match_id)
-            self._match = self.engine.replay(row.header, self.store.events(match_id))
+        row = self.store.match(match_id) if match_id is not None else None
+        if row is not None and row.status == UNREPLAYABLE:
+            row = None
+        if row is not None:
+            try:
+                self._match = self.engine.replay(row.header, self.store.events(match_id))
+            except ValueError as error:  # IllegalAction / RecordError / bad setup: e.g. after a rules change
+                # Keep serving (the match stays in the store, exportable as stored) rather than
+                # refusing to start; the referee starts a new match.
+                self.store.set_status(match_id, UNREPLAYABLE, {"error": str(error)})
+                self.hardware.notes.append(f"match {match_id} no longer replays and was set aside: {error}")
+                log.error("match %s no longer replays: %s", match_id, error)
+                self._publish()
+                return
             self._match_id = match_id
             self.flow.sync(self._match.snapshot().get("pending"))
             self._cancel_interrupted_countdown(match_id)
@@ -168,7 +187,7 @@ class RefereeService:
             self._poller.join(timeout=5)
             self._poller = None
         self.broadcaster.close()
-        for device in (self.countdown, self.camera):
+        for device in (self.countdown, self.button, self.camera, *self._owned):
             closer = getattr(device, "close", None)
             if closer is not None:
                 closer()
@@ -184,6 +203,10 @@ class RefereeService:
     @property
     def version(self) -> int:
         return self._version
+
+    @property
+    def current_match_id(self) -> int | None:
+        return self._match_id
 
     def state(self) -> dict:
         with self.lock:
@@ -285,7 +308,10 @@ class RefereeService:
     def knockdown_start(self, *, who: str | None = None) -> dict:
         with self.lock:
             self._require_match()
-            self.flow.start(self._latest_frame if self.camera is not None else None)
+            reference = self._latest_frame
+            if reference is None and self.camera is not None:
+                reference = self.camera.read()  # armed a moment ago: the loop has not read one yet
+            self.flow.start(reference)
             self.store.log(self._match_id, "countdown_started", {"test": self.flow.snapshot()}, who=who)
             return self._publish()
 
@@ -322,8 +348,27 @@ class RefereeService:
 
     def _on_countdown_finished(self, reason: str) -> None:
         with self.lock:
+            if self.flow.state is not FlowState.COUNTING:
+                return  # the answer to our own cancel: the flow has already moved on
             self.flow.countdown_finished(reason)
-            self._publish_if_changed(reason=reason, who="button")
+            self._publish_if_changed(reason=str(reason))
+
+    def _on_button_press(self) -> None:
+        """The opponent's button: starts the countdown, or "tower done" while counting."""
+        try:
+            with self.lock:
+                if self.flow.state is FlowState.ARMED:
+                    self.knockdown_start(who="button")
+                elif self.flow.state is FlowState.COUNTING:
+                    self.knockdown_done(who="button")
+        except ValueError as error:  # e.g. a dice-variant test: the button has nothing to start
+            log.warning("button press ignored: %s", error)
+
+    def _on_button_long_press(self) -> None:
+        """A long press (2 s or more) cancels a running countdown."""
+        with self.lock:
+            if self.flow.state is FlowState.COUNTING:
+                self.knockdown_cancel(who="button")
 
     def poll(self) -> None:
         """One step of the background loop (public so tests can drive it without threads)."""
@@ -335,11 +380,15 @@ class RefereeService:
             if frame is not None:
                 self._latest_frame = frame
                 self.flow.add_frame(frame, self._clock())
+            elif not watching:
+                self._latest_frame = None  # never judge against a frame from an earlier test
             decision = self.flow.poll()
             if decision is not None:
                 try:
                     self._decide(decision)
                 except self.engine.IllegalAction as error:
+                    # Never retry in a loop: the verdict now waits for the referee.
+                    self.flow.auto_confirm_at = None
                     log.error("auto-confirm refused by the engine: %s", error)
             self._publish_if_changed()
 

@@ -10,7 +10,6 @@ failing degrades to an honest fallback that /api/health reports.
 from __future__ import annotations
 
 import importlib
-import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,45 +71,39 @@ class ServiceConfig:
     grace_seconds: float = 5.0
     confident_at: float = 0.9
     config_file: Path | None = None
+    firmware: Any = None  # firmware_config.Config when that package is present
 
 
 def load_config(*, data_dir=None, host=None, port=None, simulate=False, config_file=None) -> ServiceConfig:
-    """The effective config: embedded defaults, then firmware_config's file, then flags."""
-    config = ServiceConfig(data_dir=Path("data"), simulate=simulate)
-    loader = _optional("firmware_config", "load")
-    if loader is not None:
-        loaded = loader(config_file) if config_file else loader()
-        _merge_firmware_config(config, loaded)
-    elif config_file is not None:
-        raise ServiceError(f"--config {str(config_file)!r}: firmware_config cannot load files in this build")
-    if data_dir is not None:
-        config.data_dir = Path(data_dir)
-    if host is not None:
-        config.host = host
-    if port is not None:
-        config.port = port
-    config.config_file = Path(config_file) if config_file else None
-    return config
+    """The effective config: embedded defaults, then the TOML file, then the flags.
 
-
-def _merge_firmware_config(config: ServiceConfig, loaded: Any) -> None:
-    """Copy the settings the service uses out of firmware_config's object, where present."""
-    def pick(*path, default=None):
-        value = loaded
-        for key in path:
-            value = value.get(key) if isinstance(value, dict) else getattr(value, key, None)
-            if value is None:
-                return default
-        return value
-
-    config.data_dir = Path(pick("data_dir", default=config.data_dir))
-    config.host = pick("http", "host", default=config.host)
-    config.port = int(pick("http", "port", default=config.port))
-    config.pin = pick("referee", "pin", default=config.pin)
-    config.countdown_seconds = float(pick("countdown", "seconds", default=config.countdown_seconds))
+    firmware_config owns the file format and its validation (its ConfigError names the
+    file, key and value); without it the service runs on its own defaults.
+    """
+    loader = _optional("firmware_config", "load_config")
+    if loader is None:
+        if config_file is not None:
+            raise ServiceError(f"--config {str(config_file)!r}: firmware_config cannot load files in this build")
+        return ServiceConfig(data_dir=Path(data_dir or "data"), host=host or "0.0.0.0", port=port or 8080,
+                             simulate=simulate)
+    overrides = {"store.data_dir": str(data_dir) if data_dir else None, "http.host": host, "http.port": port}
+    firmware = loader(config_file, overrides=overrides)
+    return ServiceConfig(
+        data_dir=Path(firmware.store.data_dir),
+        host=firmware.http.host,
+        port=firmware.http.port,
+        simulate=simulate,
+        pin=firmware.referee.pin or None,  # "" = the PIN kept in the data dir
+        countdown_seconds=float(firmware.countdown.seconds),
+        grace_seconds=float(firmware.referee.auto_confirm_seconds),
+        confident_at=float(firmware.vision.tower.auto_confirm_confidence),
+        config_file=Path(config_file) if config_file else None,
+        firmware=firmware,
+    )
 
 
 def _optional(module_name: str, attribute: str):
+    """``module.attribute`` if that module exists in this build, else None."""
     try:
         module = importlib.import_module(module_name)
     except ImportError:
@@ -118,62 +111,82 @@ def _optional(module_name: str, attribute: str):
     return getattr(module, attribute, None)
 
 
-def build_hardware(config: ServiceConfig) -> tuple[Any, Any, Any, Hardware]:
-    """Countdown device, camera and tower-judge factory for this machine, or fallbacks."""
-    hardware = Hardware(simulated=config.simulate)
-    countdown = camera = tower_factory = None
-    countdown_class = _optional("assistant.hardware.countdown", "Countdown")
-    if countdown_class is None:
-        hardware.notes.append("no countdown device module: the tablet's countdown keeps time in software")
-    else:
-        try:
-            if config.simulate:
-                from gpiozero import Device
-                from gpiozero.pins.mock import MockFactory, MockPWMPin
+@dataclass
+class Devices:
+    countdown: Any = None
+    button: Any = None
+    board: Any = None
+    camera: Any = None
+    tower_factory: Any = None
 
-                Device.pin_factory = MockFactory(pin_class=MockPWMPin)
-            countdown = countdown_class(seconds=config.countdown_seconds)
-            hardware.countdown = "mock-gpio" if config.simulate else "gpio"
-        except Exception as error:  # no GPIO here: fall back, and say so
-            hardware.notes.append(f"countdown device unavailable ({error}); software countdown")
-    session_class = _optional("vision.tower", "TowerSession")
-    if session_class is not None:
-        tower_factory = session_class
-        hardware.tower_judge = "vision"
+
+def build_devices(config: ServiceConfig) -> tuple[Devices, Hardware]:
+    """GPIO board, tower camera and tower judge for this machine, or honest fallbacks."""
+    devices, hardware = Devices(), Hardware(simulated=config.simulate)
+    board_class = _optional("assistant.hardware.board", "RefereeBoard")
+    if board_class is None or config.firmware is None:
+        hardware.notes.append("no GPIO board module: the tablet's countdown keeps time in software")
     else:
-        hardware.notes.append("no tower judge: every verdict is 'uncertain' and the referee decides")
-    camera_factory = _optional("assistant.hardware.camera", "open_camera")
-    if camera_factory is not None:
         try:
-            camera = camera_factory(demo=config.simulate)
-            hardware.camera = "demo" if config.simulate else "camera"
-        except Exception as error:
-            hardware.notes.append(f"camera unavailable ({error})")
+            devices.board = board_class.from_config(config.firmware, simulate=config.simulate)
+            devices.countdown, devices.button = devices.board.countdown, devices.board.button
+            hardware.countdown = "mock-gpio" if devices.board.is_simulated else "gpio"
+            hardware.notes.append(f"GPIO: {devices.board.description}")
+        except Exception as error:  # no usable GPIO here: fall back, and say so
+            hardware.notes.append(f"GPIO unavailable ({error}); the countdown keeps time in software")
+    open_camera = _optional("assistant.hardware.cameras", "open_camera")
+    if open_camera is None or config.firmware is None:
+        hardware.notes.append("no camera module: no camera")
     else:
-        hardware.notes.append("no camera source module: no camera")
-    if camera is None:
-        tower_factory = None
-        hardware.tower_judge = "none"
-    hardware.simulated = config.simulate or hardware.countdown != "gpio" or hardware.camera != "camera"
-    return countdown, camera, tower_factory, hardware
+        try:
+            devices.camera = open_camera(config.firmware.cameras.tower, role="tower", simulate=config.simulate)
+        except Exception as error:
+            hardware.notes.append(f"tower camera unavailable ({error})")
+        if devices.camera is not None:
+            hardware.camera = f"{type(devices.camera).__name__}" + (" (demo)" if config.simulate else "")
+    session_class = _optional("vision.tower", "TowerSession")
+    if session_class is None:
+        hardware.notes.append("no tower judge: every verdict is 'uncertain' and the referee decides")
+    elif devices.camera is not None:
+        settings = _tower_settings(config)
+        devices.tower_factory = lambda *, heavy, light: session_class(heavy=heavy, light=light, settings=settings)
+        hardware.tower_judge = "vision"
+    hardware.simulated = config.simulate or hardware.countdown != "gpio" or devices.camera is None
+    return devices, hardware
+
+
+def _tower_settings(config: ServiceConfig):
+    """vision's TowerSettings from the [vision.tower] table (vision imports nothing of ours)."""
+    settings_class = _optional("vision.tower", "TowerSettings")
+    if settings_class is None:
+        return None
+    if config.firmware is None:
+        return settings_class()
+    return settings_class.from_mapping(config.firmware.vision.tower.model_dump(mode="json"))
 
 
 def build_service(config: ServiceConfig, *, engine: Any = None) -> RefereeService:
     """The whole service for this machine, resumed from the store in the data dir."""
-    countdown, camera, tower_factory, hardware = build_hardware(config)
-    flow = KnockdownFlow(
-        countdown=countdown,
-        tower_session_factory=tower_factory,
-        countdown_seconds=config.countdown_seconds,
-        grace_seconds=config.grace_seconds,
-        confident_at=config.confident_at,
-    )
-    store = MatchStore.in_dir(config.data_dir)
+    devices, hardware = build_devices(config)
     try:
-        service = RefereeService(store=store, engine=engine or RulesEngine(), flow=flow, countdown=countdown,
-                                 camera=camera, hardware=hardware)
+        flow = KnockdownFlow(
+            countdown=devices.countdown,
+            tower_session_factory=devices.tower_factory,
+            countdown_seconds=config.countdown_seconds,
+            grace_seconds=config.grace_seconds,
+            confident_at=config.confident_at,
+        )
+        store = MatchStore.in_dir(config.data_dir)
+    except BaseException:
+        _close(devices.board, devices.camera)
+        raise
+    try:
+        service = RefereeService(store=store, engine=engine or RulesEngine(), flow=flow, countdown=devices.countdown,
+                                 button=devices.button, camera=devices.camera, hardware=hardware,
+                                 owned=(devices.board,))
     except BaseException:
         store.close()
+        _close(devices.board, devices.camera)
         raise
     mode = "SIMULATED hardware" if hardware.simulated else "real hardware"
     log.warning("running on %s: countdown=%s camera=%s tower judge=%s", mode, hardware.countdown,
@@ -181,3 +194,9 @@ def build_service(config: ServiceConfig, *, engine: Any = None) -> RefereeServic
     for note in hardware.notes:
         log.warning("%s", note)
     return service
+
+
+def _close(*devices) -> None:
+    for device in devices:
+        if device is not None:
+            device.close()

@@ -61,8 +61,7 @@ def undo():
 
 @bp.get("/matches")
 def matches():
-    current = service().state()["match"]
-    return jsonify(matches=service().matches(), current=current["id"] if current else None)
+    return jsonify(matches=service().matches(), current=service().current_match_id)
 
 
 @bp.post("/matches")

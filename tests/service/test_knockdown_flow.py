@@ -1,20 +1,11 @@
-from types import SimpleNamespace
-
 import numpy as np
 import pytest
 
 from assistant.knockdown import FlowError, FlowState, KnockdownFlow
+from tests.service.fakes import Clock, FakeTower
 
 TOWER_TEST = {"kind": "knockdown_test", "player": 1, "heavy": 2, "light": 3, "variant": "tower"}
 DICE_TEST = {**TOWER_TEST, "variant": "dice"}
-
-
-class Clock:
-    def __init__(self):
-        self.t = 100.0
-
-    def __call__(self):
-        return self.t
 
 
 class FakeCountdown:
@@ -31,33 +22,12 @@ class FakeCountdown:
         self.calls.append("cancel")
 
 
-class FakeTower:
-    """Settles after `settle` judge calls with the scripted verdict."""
-
-    def __init__(self, verdict="pass", confidence=0.95, settle=2):
-        self.verdict, self.confidence, self.settle = verdict, confidence, settle
-        self.frames, self.judged, self.reference = [], [], None
-
-    def start(self, reference_frame):
-        self.reference = reference_frame
-
-    def add_frame(self, frame, t):
-        self.frames.append(t)
-
-    def judge(self, deadline_t, now_t):
-        self.judged.append((deadline_t, now_t))
-        if len(self.judged) < self.settle:
-            return None
-        return SimpleNamespace(verdict=self.verdict, confidence=self.confidence, reasons=["scripted"],
-                               annotated=np.zeros((4, 4, 3), np.uint8), to_json=lambda: {"verdict": self.verdict})
-
-
 FRAME = np.zeros((4, 4, 3), np.uint8)
 
 
 def make(tower=None, **options):
     clock, countdown = Clock(), FakeCountdown()
-    flow = KnockdownFlow(countdown=countdown, clock=clock, tower_session_factory=(lambda: tower) if tower else None,
+    flow = KnockdownFlow(countdown=countdown, clock=clock, tower_session_factory=(lambda **counts: tower.given(**counts)) if tower else None,
                          grace_seconds=3.0, **options)
     return flow, clock, countdown
 
@@ -78,7 +48,7 @@ def test_confident_pass_auto_confirms_after_the_grace_period():
     flow, clock, countdown = make(tower)
     flow.sync(TOWER_TEST)
     flow.start(FRAME)
-    assert countdown.calls == ["start"] and tower.reference is FRAME
+    assert countdown.calls == ["start"] and tower.reference is FRAME and tower.counts == (2, 3)
     flow.add_frame(FRAME, 101.0)
     clock.t = 104.0
     flow.done()

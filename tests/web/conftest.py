@@ -5,21 +5,14 @@ from assistant.service import RefereeService
 from assistant.store import MatchStore
 from assistant.web import create_app
 from tests.service.fake_engine import FakeEngine
+from tests.service.fakes import Clock
 
 PIN = "246810"
 
 
-class Clock:
-    def __init__(self):
-        self.t = 0.0
-
-    def __call__(self):
-        return self.t
-
-
 @pytest.fixture
 def clock():
-    return Clock()
+    return Clock(0.0)
 
 
 @pytest.fixture

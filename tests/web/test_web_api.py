@@ -124,3 +124,15 @@ def test_dice_over_the_api(referee):
     state = referee.post("/api/knockdown/dice", json={"dice": [1, 1, 1]}).get_json()
     assert state["snapshot"]["pending"] is None and state["snapshot"]["status"] == "in_progress"
     assert state["knockdown"]["state"] == "idle"
+
+
+def test_wrong_method_and_oversized_body_are_json_errors(referee):
+    assert error_of(referee.get("/api/actions"))[:2] == (405, "method_not_allowed")
+    huge = {"type": "move", "player": 0, "to": "x" * (1 << 20)}
+    assert error_of(referee.post("/api/actions", json=huge))[:2] == (413, "request_entity_too_large")
+
+
+def test_new_match_body_must_be_an_object(referee):
+    response = referee.client.post("/api/matches", data="[]", content_type="application/json",
+                                   headers={"X-CSRF-Token": referee.token})
+    assert error_of(response)[:2] == (400, "bad_json")

@@ -13,6 +13,12 @@ def add_data_options(parser: argparse.ArgumentParser) -> None:
 
 def config_from(args: argparse.Namespace, **overrides):
     """The effective ServiceConfig for these arguments (ServiceError on a bad config)."""
+    from assistant.service import ServiceError
     from assistant.service.wiring import load_config
 
-    return load_config(data_dir=args.data_dir, config_file=args.config, **overrides)
+    try:
+        return load_config(data_dir=args.data_dir, config_file=args.config, **overrides)
+    except ServiceError:
+        raise
+    except ValueError as error:  # firmware_config's ConfigError names the file, key and value
+        raise ServiceError(str(error)) from None

@@ -36,10 +36,6 @@ def _lan_address() -> str:
             return "127.0.0.1"
 
 
-def _stop_on_sigterm(signum, frame):
-    raise KeyboardInterrupt  # unwinds waitress's loop into the finally below
-
-
 def run(args) -> int:
     began = time.monotonic()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -60,7 +56,12 @@ def run(args) -> int:
     except BaseException:
         service.close()
         raise
-    previous = signal.signal(signal.SIGTERM, _stop_on_sigterm)
+    def stop(signum, frame):
+        # End the event streams first: waitress's own shutdown waits for its busy threads.
+        service.broadcaster.close()
+        raise KeyboardInterrupt  # unwinds waitress's loop into the finally below
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
         service.start()
         shown_host = _lan_address() if config.host in ("0.0.0.0", "") else config.host
@@ -73,7 +74,9 @@ def run(args) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        service.broadcaster.close()
         server.close()
         service.close()
     print("stopped", file=sys.stderr)
