@@ -51,15 +51,18 @@ class SimulatedTowerSession:
         return self._answer
 
 
-def _with_simulated_judge(build_service, spec: str):
+def _with_simulated_judge(build_devices, spec: str):
+    """Wrap wiring.build_devices: a simulated camera and judge where the build has none."""
     verdict, _, confidence = spec.partition(":")
 
-    def build(config, **kwargs):
-        service = build_service(config, **kwargs)
-        service.camera = SimulatedCamera()
-        service.flow._tower_factory = lambda: SimulatedTowerSession(verdict, float(confidence or 0.7))
-        service.hardware.camera, service.hardware.tower_judge = "simulated", "simulated"
-        return service
+    def build(config):
+        devices, hardware = build_devices(config)
+        if devices.camera is None:
+            devices.camera = SimulatedCamera()
+            hardware.camera = "simulated (e2e)"
+        devices.tower_factory = lambda *, heavy, light: SimulatedTowerSession(verdict, float(confidence or 0.7))
+        hardware.tower_judge = "simulated (e2e)"
+        return devices, hardware
 
     return build
 
@@ -75,7 +78,7 @@ def create_app(test_config=None):
 
 assistant.web.create_app = create_app
 if os.environ.get("KNOCKDOWN_E2E_VERDICT"):
-    wiring.build_service = _with_simulated_judge(wiring.build_service, os.environ["KNOCKDOWN_E2E_VERDICT"])
+    wiring.build_devices = _with_simulated_judge(wiring.build_devices, os.environ["KNOCKDOWN_E2E_VERDICT"])
 
 if __name__ == "__main__":
     sys.exit(main(["serve", *sys.argv[1:]]))
