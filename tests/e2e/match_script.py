@@ -45,9 +45,9 @@ def _choose(actions: list[dict], match: Match) -> dict:
     return actions[0]
 
 
-def events_to_knockdown_test(seed: int = 3, limit: int = 60) -> list[dict]:
+def events_to_knockdown_test(seed: int = 3, limit: int = 60, **overrides) -> list[dict]:
     """The events from a new match up to (not including) the first Knockdown Test result."""
-    options = {k: v for k, v in OPTIONS.items() if k != "boxes"}
+    options = {k: v for k, v in {**OPTIONS, **overrides}.items() if k != "boxes"}
     match = Match(new_setup(OPTIONS["boxes"], **options))
     rng = random.Random(seed)
     while len(match.events) < limit:

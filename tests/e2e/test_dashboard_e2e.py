@@ -169,3 +169,45 @@ def test_referee_plays_spectator_follows_and_knockdown_is_overridden(server, bro
     finally:
         referee_context.close()
         spectator_context.close()
+
+
+def test_dice_variant_overlay_sums_the_dice_against_the_wounds(server, browser, shoot):
+    context = browser.new_context(viewport=TABLET)
+    try:
+        page = context.new_page()
+        log_in(page, server.url, server.pin)
+        # Set up through the API (the first test taps through a whole opening already).
+        token = page.request.get(server.url + "/api/session").json()["csrf_token"]
+
+        def post(path, body):
+            response = page.request.post(server.url + path, data=body, headers={"X-CSRF-Token": token})
+            assert response.ok, response.text()
+
+        post("/api/matches", {**OPTIONS, "variant": "dice"})
+        for event in events_to_knockdown_test(variant="dice"):
+            post("/api/actions", event)
+        test = api_json(page, "/api/state")["knockdown"]
+        assert test["state"] == "armed" and test["variant"] == "dice"
+
+        expect(page.locator("#kd-dice")).to_be_visible()
+        expect(page.locator("#kd-title")).to_have_text("Knockdown Test · dice")
+        expect(page.locator('[data-kd="start"]')).to_have_count(0)  # no tower countdown for dice
+        enter = page.locator('[data-kd="dice-enter"]')
+        expect(enter).to_be_disabled()
+        page.locator("#die-0").fill("1")
+        page.locator("#die-1").fill("1")
+        expect(enter).to_be_disabled()  # two dice are not a roll
+        page.locator("#die-2").fill("1")
+        expect(page.locator("#dice-sum")).to_have_text("3")
+        expect(page.locator("#dice-wounds")).to_have_text(str(test["wounds"]))
+        expect(page.locator("#dice-sum")).to_have_class("ok" if 3 >= test["wounds"] else "bad")
+        page.locator("#die-2").fill("6")
+        expect(page.locator("#dice-sum")).to_have_text("8")
+        shoot(page, "12-knockdown-dice-1280x800")
+        enter.click()
+        expect(page.locator("#kd")).to_be_hidden()
+        match_id = api_json(page, "/api/state")["match"]["id"]
+        last = json.loads(page.request.get(f"{server.url}/api/matches/{match_id}/record").text().splitlines()[-1])
+        assert last == {"type": "dice", "player": test["player"], "dice": [1, 1, 6]}
+    finally:
+        context.close()

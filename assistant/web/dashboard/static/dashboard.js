@@ -515,9 +515,9 @@ async function setupWizard() {
   refresh();
   getJSON("/api/health").then((health) => {
     const hw = health.hardware || {};
-    $("w-camera-note").textContent = hw.tower_judge === "vision"
-      ? "This table has a tower camera." : "No tower camera on this table: the referee decides every test.";
-    $("w-cameras").disabled = hw.tower_judge !== "vision";
+    $("w-camera-note").textContent = hw.tower_judge && hw.tower_judge !== "none"
+      ? `Towers are judged by the camera (${hw.tower_judge}); the referee confirms or overrides.`
+      : "No tower camera on this table: the referee decides every Knockdown Test.";
   });
   await loadSession();
   $("w-login").hidden = session.referee;
@@ -535,7 +535,6 @@ async function setupWizard() {
       options.arena_box = box;
       options.arena = arena;
     }
-    localStorage.setItem("knockdown-cameras", $("w-cameras").checked ? "on" : "off");
     try {
       await post("/api/matches", options);
       window.location.href = "/";
