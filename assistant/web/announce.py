@@ -44,8 +44,13 @@ class Announcer:
             server=self.server,
             properties={"path": path},
         )
-        self._zeroconf_factory = zeroconf_factory or (lambda: Zeroconf(ip_version=IPVersion.V4Only))
+        # Its own loop thread, always: never attach to an asyncio loop the caller happens to have.
+        self._zeroconf_factory = zeroconf_factory or self._own_zeroconf
         self._zeroconf: Zeroconf | None = None
+
+    @staticmethod
+    def _own_zeroconf() -> Zeroconf:
+        return Zeroconf(ip_version=IPVersion.V4Only, use_asyncio=False)
 
     @property
     def url(self) -> str:

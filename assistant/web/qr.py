@@ -15,8 +15,10 @@ def _code(url: str) -> segno.QRCode:
 
 
 def qr_svg(url: str, *, scale: int = 6) -> str:
-    """An inline ``<svg>`` element (no XML declaration) encoding ``url``."""
-    return _code(url).svg_inline(scale=scale, dark="#000", light="#fff", border=2)
+    """A standalone SVG (with its namespace, so browsers show it as an image) encoding ``url``."""
+    out = io.BytesIO()
+    _code(url).save(out, kind="svg", scale=scale, dark="#000", light="#fff", border=2, xmldecl=False, svgns=True)
+    return out.getvalue().decode()
 
 
 def qr_text(url: str) -> str:

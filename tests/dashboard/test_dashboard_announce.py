@@ -9,7 +9,7 @@ from assistant.web.announce import SERVICE_TYPE, Announcer
 
 
 def lookup(name: str, timeout_ms: int):
-    listener = Zeroconf(ip_version=IPVersion.V4Only)
+    listener = Zeroconf(ip_version=IPVersion.V4Only, use_asyncio=False)
     try:
         return listener.get_service_info(SERVICE_TYPE, name, timeout=timeout_ms)
     finally:

@@ -68,7 +68,8 @@ def test_spectator_page_has_a_qr_code_for_the_public_url(spectator):
 
 
 def test_qr_helpers_encode_the_url_and_refuse_an_empty_one():
-    assert qr_svg("http://knockdown.local/").startswith("<svg")
+    svg = qr_svg("http://knockdown.local/")
+    assert svg.startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in svg  # loadable as an <img>
     text = qr_text("http://knockdown.local/")
     lines = text.splitlines()
     assert len(lines) > 10 and len({len(line) for line in lines}) == 1  # a square block of text

@@ -48,13 +48,15 @@ def log_in(page: Page, url: str, pin: str) -> None:
     expect(page.locator("#referee")).to_be_visible()
 
 
-def start_match(page: Page, url: str) -> None:
+def start_match(page: Page, url: str, shoot=None) -> None:
     page.goto(url + "/new")
     expect(page.locator("#w-boxes [data-box=practice]")).to_have_attribute("aria-pressed", "true")
     page.locator("input[name=player0]").fill(OPTIONS["players"][0])
     page.locator("input[name=player1]").fill(OPTIONS["players"][1])
     page.locator("select[name=fighter0]").select_option(OPTIONS["fighters"][0])
     page.locator("select[name=fighter1]").select_option(OPTIONS["fighters"][1])
+    if shoot:
+        shoot(page, "00-new-match-1280x800")
     page.locator("#w-start").click()
     page.wait_for_url(url + "/")
     expect(page.locator("#fighter-0 .name")).to_have_text(OPTIONS["players"][0])
@@ -72,13 +74,17 @@ def test_referee_plays_spectator_follows_and_knockdown_is_overridden(server, bro
     try:
         ref = referee_context.new_page()
         log_in(ref, server.url, server.pin)
-        start_match(ref, server.url)
+        start_match(ref, server.url, shoot)
         shoot(ref, "01-table-skill-draft-1280x800")
 
         spectator = spectator_context.new_page()
         spectator.goto(server.url + "/watch")
         expect(spectator.locator("#fighter-1 .name")).to_have_text(OPTIONS["players"][1])
         spectator.evaluate("window.__sameDocument = true")  # gone if the page ever reloads
+        qr = spectator.locator(".qr img")
+        qr.scroll_into_view_if_needed()
+        spectator.wait_for_function("() => document.querySelector('.qr img').complete")
+        assert qr.evaluate("(img) => img.naturalWidth") > 100  # the QR code really renders
         expect(spectator.locator("#actions")).to_have_count(0)  # a spectator gets no controls
 
         script = events_to_knockdown_test()
@@ -151,6 +157,19 @@ def test_referee_plays_spectator_follows_and_knockdown_is_overridden(server, bro
         ref.locator("#theme").click()
         expect(ref.locator("html")).to_have_attribute("data-theme", "light")
         shoot(ref, "09-table-light-1280x800")
+
+        # The referee's pages on a phone: one column, same controls.
+        phone = referee_context.new_page()
+        phone.set_viewport_size(PHONE)
+        phone.goto(server.url + "/")
+        expect(phone.locator("#actions button[data-event]").first).to_be_visible()
+        assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # no sideways scrolling
+        shoot(phone, "13-table-phone-390x844")
+        phone.goto(server.url + "/new")
+        expect(phone.locator("#w-start")).to_be_visible()
+        assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        shoot(phone, "14-new-match-phone-390x844")
+        phone.close()
 
         # History: the match is listed; its replay steps back and forth.
         ref.goto(server.url + "/history")

@@ -142,15 +142,15 @@ function renderArena(snapshot) {
   const edges = new Set((arena.dangerous_edges || []).flat ? (arena.dangerous_edges || []).flat() : []);
   $("arena").replaceChildren(...arena.spaces.map((space) => {
     const marks = [];
-    if ((arena.candles || []).includes(space)) marks.push("🕯 Candle");
-    if ((arena.corridors || []).includes(space)) marks.push("⇄ corridor");
+    if ((arena.candles || []).includes(space)) marks.push("Candle");
+    if ((arena.corridors || []).includes(space)) marks.push("Corridor");
     for (const [token, n] of Object.entries((arena.space_tokens || {})[space] || {})) marks.push(`${token}×${n}`);
     const p = here[space];
     return el("div", { class: `space${edges.has(space) ? " edge" : ""}`, "data-space": space,
                        title: edges.has(space) ? "dangerous edge" : "" },
       el("span", { class: "id" }, space),
       p === undefined ? el("span", {}, "") : el("span", { class: `who p${p}` }, String(p + 1)),
-      el("span", { class: "marks" }, marks.join(" ") || (edges.has(space) ? "⚠ edge" : "")));
+      el("span", { class: "marks" }, marks.join(" ") || (edges.has(space) ? "edge" : "")));
   }));
 }
 
@@ -263,8 +263,10 @@ function renderOverlay(state) {
   overlay.hidden = test.state === "idle" || !snapshot;
   overlay.dataset.state = test.state;
   if (overlay.hidden) { setCountdown(null); return; }
-  $("kd-who").textContent = `${playerName(snapshot, test.player)} builds ${test.heavy} heavy + ${test.light} light `
-    + `(${test.wounds} cube${test.wounds === 1 ? "" : "s"})`;
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  $("kd-who").textContent = test.variant === "dice"
+    ? `${playerName(snapshot, test.player)} rolls three dice: the sum must reach ${plural(test.wounds, "wound")}`
+    : `${playerName(snapshot, test.player)} builds ${test.heavy} heavy + ${test.light} light (${plural(test.wounds, "cube")})`;
   $("kd-title").textContent = test.variant === "dice" ? "Knockdown Test · dice" : "Knockdown Test";
   setCountdown(test.state === "counting" ? test.seconds_left : null);
   if (test.state !== "counting") $("kd-count").textContent = test.state === "judging" ? "…" : "";
@@ -289,7 +291,7 @@ function renderOverlay(state) {
     if (dice) {
       buttons.push(el("button", { type: "button", class: "btn primary", "data-kd": "dice-enter", disabled: true,
         onclick: () => post("/api/knockdown/dice", { dice: diceValues() }).catch(() => {}) }, "Enter dice"));
-      buttons.push(kdButton("🎲 Roll for us", "", "dice"));
+      buttons.push(kdButton("Roll for us", "", "dice"));
     } else if (test.state === "armed") {
       buttons.push(kdButton("▶ Start countdown", "primary big", "start"));
       buttons.push(kdButton("Tower stands (pass)", "good", "override", { passed: true }));
@@ -551,7 +553,7 @@ async function setupHistory() {
     return el("tr", { "data-match": m.id },
       el("td", {}, String(m.id)),
       el("td", {}, `${players[0]} vs ${players[1]}`),
-      el("td", {}, m.id === current ? `${m.status} (current)` : m.status),
+      el("td", {}, `${m.status.replace("_", " ")}${m.id === current ? " (current)" : ""}`),
       el("td", {}, winner),
       el("td", {}, String(m.events)),
       el("td", {}, el("a", { class: "btn small", href: `/history/${m.id}` }, "Replay"), " ",
