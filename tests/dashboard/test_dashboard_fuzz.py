@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from tests.dashboard.dashboard_app import PIN, Client, dashboard_app
 
 REQUESTS_PER_EXAMPLE = 25
-EXAMPLES = 420  # 420 x 25 = 10,500 requests
-DEEP_EVERY = 7
+EXAMPLES = 404  # 404 x 25 = 10,100 requests
+DEEP_EVERY = 10
 
 GET_PATHS = ["/", "/watch", "/new", "/history", "/history/{id}", "/api/health", "/api/state", "/api/legal",
              "/api/matches", "/api/matches/{id}/record", "/api/matches/{id}/audit", "/api/session",

@@ -163,3 +163,21 @@ def test_spectator_cannot_use_the_dashboard_to_change_anything(spectator, refere
     response = spectator.post("/api/actions", {"type": "deal_skills", "player": 0, "cards": ["a", "b", "c"]})
     assert response.status_code == 403 and response.get_json()["error"] == "referee_only"
     assert spectator.get("/api/state").get_json() == before
+
+
+@pytest.mark.parametrize("options, field", [({"boxes": [["practice"]]}, "boxes"), ({"fighters": [1, 2]}, "fighters"),
+                                            ({"arena_box": ["practice"]}, "arena_box"), ({"players": "Ada"}, "players")])
+def test_new_match_names_of_the_wrong_type_are_refused_not_a_500(referee, options, field):
+    response = referee.post("/api/matches", options)
+    assert response.status_code == 422
+    assert response.get_json()["error"] == "invalid" and repr(field) in response.get_json()["message"]
+    assert referee.get("/api/matches").get_json()["matches"] == []
+
+
+@pytest.mark.parametrize("kind", [["move"], {"move": 1}])
+def test_an_action_type_that_is_not_a_string_is_refused_not_a_500(referee, kind):
+    start(referee)
+    before = referee.get("/api/state").get_json()
+    response = referee.post("/api/actions", {"type": kind, "player": 0})
+    assert response.status_code == 422 and "'type'" in response.get_json()["message"]
+    assert referee.get("/api/state").get_json() == before

@@ -13,8 +13,8 @@ import io
 from pathlib import Path
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
-from werkzeug.exceptions import NotFound
 
+from assistant.web.dashboard import guards
 from assistant.web.qr import qr_svg
 
 bp = Blueprint("dashboard", __name__, template_folder="templates", static_folder="static",
@@ -174,23 +174,15 @@ def result_row(row) -> dict:
     }
 
 
-SQLITE_MAX_INT = 2**63 - 1
-
-
-def refuse_impossible_ids():
-    """An id beyond SQLite's 64-bit integers names no match: 404, not an OverflowError (500)."""
-    for name, value in (request.view_args or {}).items():
-        if isinstance(value, int) and not -SQLITE_MAX_INT <= value <= SQLITE_MAX_INT:
-            raise NotFound(f"no match with {name} {value!r}")
-
-
 def init_app(app: Flask) -> None:
     """Register the pages; safe to call twice (create_app may already do it)."""
     if "dashboard" in app.blueprints:
         return
     from assistant.web.errors import error_response
 
-    app.before_request(refuse_impossible_ids)
+    app.before_request(guards.refuse_impossible_ids)
+    app.before_request(guards.check_new_match_names)
+    app.before_request(guards.check_action_type)
 
     @app.errorhandler(DashboardError)
     def dashboard_error(error: DashboardError):
