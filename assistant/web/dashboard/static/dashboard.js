@@ -94,9 +94,10 @@ async function refreshHealth() {
     pill("h-store", `store ${health.status}`, health.status === "ok");
     pill("h-temp", system.cpu_temp_c == null ? "CPU n/a" : `CPU ${system.cpu_temp_c} °C`,
       system.cpu_temp_c == null ? null : system.cpu_temp_c < 75);
-    const agrees = health.arena_agrees;
-    pill("h-arena", agrees == null ? "arena check n/a" : agrees ? "arena ✓ camera agrees" : "arena ✗ camera disagrees",
-      agrees == null ? null : agrees);
+    // health.arena: {state, agrees, messages} when the service has an arena monitor.
+    const arena = health.arena;
+    pill("h-arena", !arena ? "arena check n/a" : arena.agrees ? "arena ✓ camera agrees" : `arena: ${arena.state.replace("_", " ")}`,
+      !arena || ["off", "not_calibrated", "waiting"].includes(arena.state) ? null : arena.agrees);
   } catch (error) {
     pill("h-store", "service unreachable", false);
   }
@@ -201,10 +202,35 @@ function renderBoard(state) {
   renderFighter(snapshot, 1);
   renderArena(snapshot);
   renderRow(snapshot);
+  renderArenaBanner(state.arena);
   const pending = describePending(snapshot);
   $("pending").hidden = !pending;
   $("pending").textContent = pending || "";
   renderLog(snapshot.log || []);
+}
+
+// The arena camera's reading, when the service has one (state.arena): a banner when it
+// disagrees with the tracker, with the camera's proposed Move and the referee's fixes.
+function renderArenaBanner(arena) {
+  const banner = $("arena-banner");
+  if (!banner) return;
+  const show = arena && arena.state === "disagrees" && !arena.dismissed;
+  banner.hidden = !show;
+  if (!show) return;
+  const buttons = [];
+  if (session.referee && page !== "replay") {
+    if (arena.proposal) {
+      buttons.push(el("button", { type: "button", class: "btn primary", "data-arena": "apply",
+        onclick: () => post("/api/actions", arena.proposal).catch(() => {}) },
+        `Record it: ${actionLabel(arena.proposal, latest && latest.snapshot)}`));
+    }
+    buttons.push(el("button", { type: "button", class: "btn", "data-arena": "fix",
+      onclick: () => post("/api/arena/fix").catch(() => {}) }, "Tracker is wrong: fix it"));
+    buttons.push(el("button", { type: "button", class: "btn", "data-arena": "dismiss",
+      onclick: () => post("/api/arena/dismiss").catch(() => {}) }, "Camera is wrong: dismiss"));
+  }
+  banner.replaceChildren(el("strong", {}, "Arena camera disagrees"),
+    el("ul", {}, (arena.messages || []).map((m) => el("li", {}, m))), el("div", { class: "buttons" }, buttons));
 }
 
 const CORRECTION_KINDS = new Set(["adjust", "correction", "undo", "override"]);
