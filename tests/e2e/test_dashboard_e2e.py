@@ -85,6 +85,7 @@ def test_referee_plays_spectator_follows_and_knockdown_is_overridden(server, bro
         qr.scroll_into_view_if_needed()
         spectator.wait_for_function("() => document.querySelector('.qr img').complete")
         assert qr.evaluate("(img) => img.naturalWidth") > 100  # the QR code really renders
+        spectator.evaluate("window.scrollTo(0, 0)")
         expect(spectator.locator("#actions")).to_have_count(0)  # a spectator gets no controls
 
         script = events_to_knockdown_test()
