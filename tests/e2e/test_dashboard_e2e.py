@@ -100,6 +100,8 @@ def test_referee_plays_spectator_follows_and_knockdown_is_overridden(server, bro
                 ref.locator("#undo").click()
                 ref.wait_for_function(f"() => Number(document.body.dataset.version) > {before}")
                 assert api_json(ref, "/api/state")["match"]["events"] == events_before - 1
+                expect(ref.locator("#corrections li").first).to_contain_text(
+                    f"Undone: {event['type']} (undo from the tablet)")
                 tap_event(ref, event)
             if event["type"] == "draft" and index + 1 < len(script) and script[index + 1]["type"] != "draft":
                 shoot(ref, "02-table-row-drafted-1280x800")
@@ -142,6 +144,8 @@ def test_referee_plays_spectator_follows_and_knockdown_is_overridden(server, bro
         ref.locator('[data-kd="override"]', has_text="Override: pass").click()
         for page in (ref, spectator):
             expect(page.locator("#kd")).to_be_hidden()
+        expect(ref.locator("#corrections li").first).to_contain_text(
+            "Override: tower passed, camera said fail (referee override)")
 
         match_id = api_json(ref, "/api/state")["match"]["id"]
         record = ref.request.get(f"{server.url}/api/matches/{match_id}/record").text().splitlines()

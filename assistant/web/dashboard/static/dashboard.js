@@ -495,6 +495,31 @@ function setupTableControls() {
   });
 }
 
+// ---------------------------------------------------------------- corrections (the audit log)
+function describeAudit(entry) {
+  const d = entry.detail || {};
+  const by = entry.who ? ` · ${entry.who}` : "";
+  switch (entry.kind) {
+    case "undo": return `Undone: ${d.event ? d.event.type : "an event"}${d.reason ? " (" + d.reason + ")" : ""}${by}`;
+    case "override": return `Override: tower ${d.passed ? "passed" : "failed"}, camera said ${d.camera ? d.camera.verdict : "nothing"}`
+      + `${d.reason ? " (" + d.reason + ")" : ""}${by}`;
+    case "referee_decision": return `Referee decided: tower ${d.passed ? "passed" : "failed"}${by}`;
+    case "dice_rolled": return `Dice rolled for the table: ${(d.dice || []).join(" + ")} (seed ${d.seed})`;
+    case "dice_entered": return `Dice entered: ${(d.dice || []).join(" + ")}${by}`;
+    default: return null;  // countdown starts and ends, camera verdicts: not corrections
+  }
+}
+
+async function refreshCorrections(state) {
+  const list = $("corrections");
+  if (!list || !state.match) return;
+  const { audit } = await getJSON(`/api/matches/${state.match.id}/audit`);
+  if (state !== latest) return;
+  const lines = audit.map(describeAudit).filter(Boolean).reverse();
+  list.replaceChildren(...(lines.length ? lines.map((text) => el("li", {}, text))
+    : [el("li", { class: "muted" }, "None yet.")]));
+}
+
 // ---------------------------------------------------------------- live state over SSE
 let latest = null;
 
@@ -503,7 +528,10 @@ function onState(state) {
   document.body.dataset.version = String(state.version);
   renderBoard(state);
   renderOverlay(state);
-  if (page === "table") refreshControls(state).catch((error) => toast(error.message));
+  if (page === "table") {
+    refreshControls(state).catch((error) => toast(error.message));
+    refreshCorrections(state).catch((error) => toast(error.message));
+  }
 }
 
 function connect() {
