@@ -8,7 +8,6 @@ and the fuzzer sees many different states, not just the opening one.
 
 from __future__ import annotations
 
-import json
 import string
 
 from hypothesis import HealthCheck, given, settings

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import PHONE, TABLET
+from tests.e2e.live import PHONE, TABLET
 from tests.e2e.match_script import OPTIONS, events_to_knockdown_test
 
 pytestmark = pytest.mark.browser
