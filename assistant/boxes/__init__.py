@@ -162,6 +162,15 @@ def new_setup(
     seeded shuffle. The arena always brings its own box's Attack deck and setup (Candle
     cards with the Tainted Grail arena, and so on).
     """
+    _check_names("boxes", boxes)
+    _check_names("players", players, count=2)
+    if fighters is not None:
+        _check_names("fighters", fighters)
+    for option, value in (("variant", variant), ("arena", arena), ("arena_box", arena_box), ("skills_box", skills_box)):
+        if value is not None and not isinstance(value, str):
+            raise BoxError(f"{option!r} = {value!r}: must be a name (a string)")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise BoxError(f"'seed' = {seed!r}: must be an integer")
     ids = [resolve_box_id(b) for b in boxes]
     if not ids:
         raise BoxError("choose at least one box")
@@ -216,6 +225,13 @@ def new_setup(
         )
     except ValueError as err:
         raise BoxError(str(err)) from None
+
+
+def _check_names(option: str, value: Any, *, count: int | None = None) -> None:
+    if isinstance(value, str) or not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise BoxError(f"{option!r} = {value!r}: must be a list of names (strings)")
+    if count is not None and len(value) != count:
+        raise BoxError(f"{option!r} = {list(value)!r}: give {count} names")
 
 
 def _find_fighter(pool: Iterable[Fighter], name: str, ids: list[str]) -> Fighter:

@@ -17,6 +17,10 @@ class IllegalAction(RulesError):
         super().__init__(f"illegal event {event!r}: {rule}: {reason}")
 
 
+class MalformedEvent(IllegalAction):
+    """An event that is not well formed (unknown type, missing or bad field), before any rule runs."""
+
+
 class InvalidData(RulesError):
     """Card, fighter, skill or arena data that breaks the schema. Names the source, item and field."""
 

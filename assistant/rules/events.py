@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from assistant.rules.errors import IllegalAction
+from assistant.rules.errors import MalformedEvent
 
 Check = Callable[[Any], bool]
 
@@ -108,25 +108,25 @@ FIELD_RULES = {
 def check_shape(event: Any) -> str:
     """Return the event's type, or raise IllegalAction naming the bad field and its value."""
     if not isinstance(event, dict):
-        raise IllegalAction(event, "Event format", "an event is a JSON object with a 'type'")
+        raise MalformedEvent(event, "Event format", "an event is a JSON object with a 'type'")
     etype = event.get("type")
-    if etype not in SCHEMA:
-        raise IllegalAction(
-            event, "Event format", f"unknown type {etype!r}; known types: {', '.join(sorted(SCHEMA))}"
+    if not isinstance(etype, str) or etype not in SCHEMA:
+        raise MalformedEvent(
+            event, "Event format", f"unknown type {etype!r} in field 'type'; known types: {', '.join(sorted(SCHEMA))}"
         )
     required, optional = SCHEMA[etype]
     for key, check in required.items():
         if key not in event:
-            raise IllegalAction(event, "Event format", f"{etype!r} needs the field {key!r}")
+            raise MalformedEvent(event, "Event format", f"{etype!r} needs the field {key!r}")
         if not check(event[key]):
             rule = FIELD_RULES.get(key, "a non-empty string" if check is _text else "a valid value")
-            raise IllegalAction(event, "Event format", f"field {key!r} = {event[key]!r}: must be {rule}")
+            raise MalformedEvent(event, "Event format", f"field {key!r} = {event[key]!r}: must be {rule}")
     for key, value in event.items():
         if key == "type" or key in required:
             continue
         if key not in optional:
-            raise IllegalAction(event, "Event format", f"{etype!r} has no field {key!r}")
+            raise MalformedEvent(event, "Event format", f"{etype!r} has no field {key!r}")
         if not optional[key](value):
             rule = FIELD_RULES.get(key, "a valid value")
-            raise IllegalAction(event, "Event format", f"field {key!r} = {value!r}: must be {rule}")
+            raise MalformedEvent(event, "Event format", f"field {key!r} = {value!r}: must be {rule}")
     return etype

@@ -35,6 +35,7 @@ class RulesEngine:
         # [match] defaults from the config: used where a new match does not say.
         self._defaults = {k: v for k, v in (defaults or {}).items() if v}
         self.IllegalAction = rules.IllegalAction
+        self.MalformedEvent = rules.MalformedEvent
         self.RecordError = rules.RecordError
 
     def new_match(self, options: dict) -> tuple[dict, Any]:

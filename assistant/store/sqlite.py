@@ -220,6 +220,8 @@ class MatchStore:
         return int(value) if value is not None else None
 
     def match(self, match_id: int) -> MatchRow:
+        if not -(2**63) <= match_id < 2**63:  # beyond SQLite's integers: no such match (not an OverflowError)
+            raise MatchNotFound(f"no match with id {match_id!r}")
         with self._lock:
             row = self._db.execute(_MATCH_QUERY + " WHERE m.id = ? GROUP BY m.id", (match_id,)).fetchone()
         if row is None:

@@ -1,4 +1,4 @@
-"""The Flask web API (and, later, the dashboard pages) on top of the referee service.
+"""The Flask web API and the dashboard pages on top of the referee service.
 
 ``create_app`` follows the Flask tutorial's factory: configuration, then one
 ``init_app`` per subsystem. Production runs it under waitress (``knockdown serve``).
@@ -46,10 +46,11 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = session_key(data_dir)
     app.config["REFEREE_PIN"] = table_pin(data_dir, app.config["PIN"])
 
-    from assistant.web import api, auth, errors, events
+    from assistant.web import api, auth, dashboard, errors, events
 
     errors.init_app(app)
     auth.init_app(app)
     api.init_app(app)
     events.init_app(app)
+    dashboard.init_app(app)
     return app

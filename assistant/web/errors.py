@@ -58,6 +58,13 @@ def init_app(app: Flask) -> None:
     def illegal_action(error: Exception):
         return error_response(409, "illegal_action", str(error))
 
+    malformed = getattr(engine, "MalformedEvent", None)
+    if malformed is not None:
+        # Not an event at all (unknown type, bad field): unprocessable, not a rules conflict.
+        @app.errorhandler(malformed)
+        def malformed_event(error: Exception):
+            return error_response(422, "invalid", str(error))
+
     @app.errorhandler(engine.RecordError)
     def bad_record(error: Exception):
         return error_response(422, "bad_record", str(error))

@@ -47,8 +47,11 @@ def test_illegal_event_names_the_rule(referee):
 
 def test_unknown_event_key_is_refused(referee):
     referee.post("/api/matches", json={})
-    response = referee.post("/api/actions", json={"type": "deal_skills", "player": 0, "cards": [], "oops": 1})
-    assert response.status_code == 409 and "oops" in response.get_json()["message"]
+    response = referee.post("/api/actions", json={"type": "deal_skills", "player": 0, "cards": ["a", "b", "c"],
+                                                  "oops": 1})
+    # Not a well-formed event at all: 422, where a well-formed event the rules refuse is a 409.
+    assert response.status_code == 422 and response.get_json()["error"] == "invalid"
+    assert "has no field 'oops'" in response.get_json()["message"]
 
 
 @pytest.mark.parametrize("options, needle", [

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 import signal
-import socket
 import sys
+import threading
 import time
 
 from assistant.cli.commands._common import fail
@@ -22,18 +22,27 @@ def register(subparsers) -> None:
     parser.add_argument("--port", type=int, default=None, help="TCP port (default: config, else 8080)")
     parser.add_argument("--simulate", action="store_true",
                         help="simulated GPIO (mock pins) and the demo camera, even on a Pi")
+    parser.add_argument("--no-mdns", action="store_true", help="do not advertise knockdown.local on the network")
     add_data_options(parser)
     parser.set_defaults(handler=run)
 
 
-def _lan_address() -> str:
-    """The address a tablet on the same network would use (no packet is sent)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+def _announce(port: int) -> tuple[threading.Thread, list]:
+    """Advertise knockdown.local in the background: zeroconf's probing takes seconds."""
+    from assistant.web.announce import Announcer
+
+    holder: list = []
+
+    def start() -> None:
         try:
-            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: only picks the outgoing interface
-            return probe.getsockname()[0]
-        except OSError:
-            return "127.0.0.1"
+            holder.append(Announcer(port).start())
+            logging.getLogger("knockdown.service").info("announced as http://knockdown.local:%d/", port)
+        except Exception as error:  # no multicast here: the tablet uses the address instead
+            logging.getLogger("knockdown.service").warning("mDNS not available (%s): use the address", error)
+
+    thread = threading.Thread(target=start, name="knockdown-mdns", daemon=True)
+    thread.start()
+    return thread, holder
 
 
 def run(args) -> int:
@@ -44,6 +53,8 @@ def run(args) -> int:
     from assistant.service import ServiceError
     from assistant.service.wiring import build_service
     from assistant.web import create_app
+    from assistant.web.announce import lan_addresses
+    from assistant.web.qr import qr_text
 
     try:
         config = config_from(args, host=args.host, port=args.port, simulate=args.simulate)
@@ -62,13 +73,17 @@ def run(args) -> int:
         raise KeyboardInterrupt  # unwinds waitress's loop into the finally below
 
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    announcing = None
     try:
         service.start()
-        shown_host = _lan_address() if config.host in ("0.0.0.0", "") else config.host
+        shown_host = lan_addresses()[0] if config.host in ("0.0.0.0", "") else config.host
         url = f"http://{shown_host}:{server.effective_port}/"
         mode = "SIMULATED hardware" if service.hardware.simulated else "hardware"
         print(f"Knockdown Referee serving on {url} ({mode}; data in {config.data_dir})", flush=True)
         print(f"Referee PIN: {app.config['REFEREE_PIN']}", flush=True)
+        print(qr_text(url), end="", flush=True)
+        if not args.no_mdns and config.host not in ("127.0.0.1", "localhost"):
+            announcing = _announce(server.effective_port)
         logging.getLogger("knockdown.service").info("ready in %.2f s", time.monotonic() - began)
         server.run()
     except KeyboardInterrupt:
@@ -79,5 +94,10 @@ def run(args) -> int:
         service.broadcaster.close()
         server.close()
         service.close()
+        if announcing is not None:
+            thread, holder = announcing
+            thread.join(timeout=5)
+            for announcer in holder:
+                announcer.close()
     print("stopped", file=sys.stderr)
     return 0

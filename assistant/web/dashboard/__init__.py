@@ -14,7 +14,6 @@ from pathlib import Path
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 
-from assistant.web.dashboard import guards
 from assistant.web.qr import qr_svg
 
 bp = Blueprint("dashboard", __name__, template_folder="templates", static_folder="static",
@@ -179,10 +178,6 @@ def init_app(app: Flask) -> None:
     if "dashboard" in app.blueprints:
         return
     from assistant.web.errors import error_response
-
-    app.before_request(guards.refuse_impossible_ids)
-    app.before_request(guards.check_new_match_names)
-    app.before_request(guards.check_action_type)
 
     @app.errorhandler(DashboardError)
     def dashboard_error(error: DashboardError):
