@@ -334,7 +334,7 @@ def _distractors(rng, n: int) -> list[Box]:
     boxes = []
     palette = [(200, 40, 40), (40, 90, 200), (30, 140, 60), (230, 200, 40), (60, 60, 60)]
     for _ in range(n):
-        x = rng.choice([-1, 1]) * rng.uniform(80, 160)
+        x = rng.choice([-1, 1]) * rng.uniform(95, 170)
         y = rng.uniform(-40, 120)
         if rng.random() < 0.5:  # a supply cube
             rgb = HEAVY_RGB if rng.random() < 0.5 else LIGHT_RGB

@@ -34,7 +34,7 @@ class TowerInputError(ValueError):
     """Frames or cube counts the judge cannot work with."""
 
 
-VIEW_PX_PER_MM = 2.5
+VIEW_PX_PER_MM = 2.0
 # Colour distance (normalised r, g chromaticity) within which a pixel takes a cube colour.
 LIGHT_CHROMA_RADIUS = 0.06
 HEAVY_CHROMA_RADIUS = 0.11
@@ -166,6 +166,7 @@ class _Structure:
     max_neighbours: int
     connected: bool
     tower_found: bool
+    blind_layers: int = 0
 
 
 class TowerAnalyzer:
@@ -209,10 +210,36 @@ class TowerAnalyzer:
         return warped * (1.0 / white)
 
     def _reference_view(self, view: SideView) -> np.ndarray:
-        key = (view.y_mm,)
+        key = ("view", view.y_mm)
         if key not in self._ref_cache:
             self._ref_cache[key] = self._normalised(self.reference, view.moved_to(self.geometry), self._white_idx)
         return self._ref_cache[key]
+
+    def _reference_colours(self, view: SideView) -> tuple[np.ndarray, np.ndarray]:
+        key = ("colours", view.y_mm)
+        if key not in self._ref_cache:
+            # Generous: a background that is nearly a cube colour must not flicker into "cube" with noise.
+            grow = np.ones((5, 5), np.uint8)
+            self._ref_cache[key] = tuple(
+                cv2.dilate(m.view(np.uint8), grow).astype(bool)
+                for m in self._cube_colours(self._reference_view(view), slack=1.5)
+            )
+        return self._ref_cache[key]
+
+    def _cube_colours(self, now: np.ndarray, slack: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+        """Pixels of light and of heavy cube colour (by chromaticity and brightness)."""
+        b, g, r = cv2.split(now)
+        total = b + g + r + 1e-3
+        r = r / total
+        g = g / total
+        level = total * (1.0 / 3.0)
+        d_light = (r - self._light_rg[0]) ** 2 + (g - self._light_rg[1]) ** 2
+        d_heavy = (r - self._heavy_rg[0]) ** 2 + (g - self._heavy_rg[1]) ** 2
+        light = (d_light < (LIGHT_CHROMA_RADIUS * slack) ** 2) & (level > 0.3 / slack * self._light_level) & (
+            level < 1.6 * slack * self._light_level) & (d_light <= d_heavy)
+        heavy = (d_heavy < (HEAVY_CHROMA_RADIUS * slack) ** 2) & (level > 0.15 / slack * self._heavy_level) & (
+            level < 2.4 * slack * self._heavy_level)
+        return light, heavy
 
     def observe(self, frame: np.ndarray, *, view: SideView | None = None, white_idx=None) -> Observation:
         """Side-view masks of one frame (the cheap per-frame step)."""
@@ -222,28 +249,33 @@ class TowerAnalyzer:
         view = view or self.view
         now = self._normalised(frame, view, self._white_idx if white_idx is None else white_idx)
         ref = self._reference_view(view)
-        changed = (np.abs(now - ref).max(axis=2) > CHANGE_THRESHOLD) & ~_shadow(now, ref)
-        changed = cv2.morphologyEx(changed.view(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)).astype(bool)
-        total = now.sum(axis=2) + 1e-3
-        r, g = now[..., 2] / total, now[..., 1] / total
-        level = total / 3.0
-        d_light = np.hypot(r - self._light_rg[0], g - self._light_rg[1])
-        d_heavy = np.hypot(r - self._heavy_rg[0], g - self._heavy_rg[1])
-        light = changed & (d_light < LIGHT_CHROMA_RADIUS) & (level > 0.3 * self._light_level) & (
-            level < 1.6 * self._light_level) & (d_light <= d_heavy)
-        heavy = changed & (d_heavy < HEAVY_CHROMA_RADIUS) & (level > 0.15 * self._heavy_level) & (
-            level < 2.4 * self._heavy_level) & ~light
+        diff = cv2.absdiff(now, ref)
+        changed = (_channel_max(diff) > CHANGE_THRESHOLD) & ~_shadow(now, ref)
+        # Opening drops the one- and two-pixel lines a nudged camera leaves along sharp edges.
+        changed = cv2.morphologyEx(changed.view(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)).astype(bool)
+        light, heavy = self._cube_colours(now)
+        ref_light, ref_heavy = self._reference_colours(view)
+        # A cube in front of a background of nearly its own brightness barely "changes";
+        # its colour still tells it apart where the reference had another colour.
+        light &= changed | ~ref_light
+        heavy &= (changed | ~ref_heavy) & ~light
+        speck = np.ones((3, 3), np.uint8)
+        light = cv2.morphologyEx(light.view(np.uint8), cv2.MORPH_OPEN, speck).astype(bool)
+        heavy = cv2.morphologyEx(heavy.view(np.uint8), cv2.MORPH_OPEN, speck).astype(bool)
         hand, from_front = self._hands(changed, view)
         return Observation(frame, changed, light, heavy, hand, from_front, view)
 
     def _hands(self, changed: np.ndarray, view: SideView) -> tuple[np.ndarray, bool]:
         """Changed blobs bigger than a cube that reach in from the top, the sides or the front."""
         cube_px = self.settings.cube_mm * VIEW_PX_PER_MM
-        closed = cv2.morphologyEx(changed.view(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
+        hand = np.zeros_like(changed)
+        if np.count_nonzero(changed) < 1.5 * cube_px * cube_px:
+            return hand, False
+        # Hands and arms are thick; the opening keeps them and drops thin edge noise.
+        thick = cv2.morphologyEx(changed.view(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(thick, connectivity=8)
         h, w = changed.shape
         low_row = view.row(1.5 * self.settings.cube_mm)  # below this a blob may be cubes lying about
-        hand = np.zeros_like(changed)
         from_front = False
         for i in range(1, n):
             x, y, bw, bh, area = stats[i]
@@ -267,6 +299,7 @@ class TowerAnalyzer:
                                  frame=observations[-1].frame if observations else self.reference)
         last = self._final_observation(observations[-1])
         reasons: list[Reason] = []
+        ambiguous_count = False
         if last.hand.any():
             touching = self._hand_touches_tower(last)
             if touching and not last.hand_from_front:
@@ -291,22 +324,27 @@ class TowerAnalyzer:
             reasons.append(Reason.GROUND_CONTACTS)
         if structure.max_neighbours > 2:
             reasons.append(Reason.CUBE_NEIGHBOURS)
-        if structure.aside or not structure.connected:
+        if structure.aside or not (structure.connected or structure.blind_layers):
             reasons.append(Reason.NOT_ONE_STRUCTURE)
-        if (heavy_seen, light_seen) != (self.heavy, self.light):
+        counted = len(structure.boxes) + structure.blind_layers
+        if (heavy_seen, light_seen) != (self.heavy, self.light) and (
+            not structure.blind_layers or counted > self.heavy + self.light + structure.blind_layers
+        ):
             reasons.append(Reason.CUBE_COUNT)
+        elif structure.blind_layers:
+            ambiguous_count = True
         if moving:
             reasons.append(Reason.MOVING)
         rule_broken = [r for r in reasons if r is not Reason.MOVING]
         if rule_broken:
             # Several independent breaches are strong evidence; one alone is weaker when the view was unclear.
             confidence = 0.92 if len(rule_broken) > 1 else 0.85
-            confidence -= 0.15 * min(structure.ambiguous, 2)
+            confidence -= 0.15 * min(structure.ambiguous, 2) + 0.3 * ambiguous_count
             if confidence < 0.6:
                 return self._verdict(Verdict.UNCERTAIN, reasons, started, confidence, obs=last,
                                      structure=structure, **counts)
             return self._verdict(Verdict.FAIL, reasons, started, confidence, obs=last, structure=structure, **counts)
-        if moving or structure.ambiguous:
+        if moving or structure.ambiguous or ambiguous_count:
             return self._verdict(Verdict.UNCERTAIN, reasons or [Reason.MOVING], started, 0.4, obs=last,
                                  structure=structure, **counts)
         confidence = 0.97 - (0.1 if self.geometry.reprojection_px > 2.0 else 0.0)
@@ -331,27 +369,35 @@ class TowerAnalyzer:
         base_row = self._base_row(result, view)
         if base_row is not None:
             z = view.z_of(base_row + 0.5)
-            if abs(z) > 0.8:
+            # Only a base near the table counts: a blob floating higher is not a base to move to.
+            if 0.8 < abs(z) < 0.6 * self.settings.cube_mm:
                 cols = np.nonzero(result.cubes[max(base_row - 3, 0): base_row + 1].any(axis=0))[0]
                 x = view.x_of(float(cols.mean()))
                 pixel = view.to_image(np.array([[x, z]]))[0]
                 _, y = view.geometry.table_point((float(pixel[0]), float(pixel[1])))
-                y = float(np.clip(y, -40.0, 40.0))
+                y = float(np.clip(y, -30.0, 30.0))
                 view = view.moved_to(view.geometry, y)
                 result = self.observe(obs.frame, view=view, white_idx=white_idx)
         return result
 
-    def _base_row(self, obs: Observation, view: SideView) -> int | None:
-        """Lowest view row of the biggest cube blob near the spot, if any."""
-        mask = obs.cubes & ~obs.hand
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.view(np.uint8), connectivity=8)
+    def _blobs(self, cubes: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[int], int]:
+        """Cube blobs (labels, stats, big-enough labels, the tower's label or 0)."""
         cube_px = self.settings.cube_mm * VIEW_PX_PER_MM
-        best, best_area = 0, 0.3 * cube_px * cube_px
-        for i in range(1, n):
-            if stats[i, cv2.CC_STAT_AREA] > best_area:
-                best, best_area = i, stats[i, cv2.CC_STAT_AREA]
+        # Close vertically: seams between stacked cubes, or a cube that blends into the background
+        # along one edge, must not split a tower in two.
+        kernel = np.ones((int(0.5 * cube_px), 3), np.uint8)
+        mask = cv2.morphologyEx(cubes.view(np.uint8), cv2.MORPH_CLOSE, kernel)
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        blobs = [i for i in range(1, len(stats)) if stats[i, cv2.CC_STAT_AREA] >= 0.3 * cube_px * cube_px]
+        tower = max(blobs, key=lambda i: stats[i, cv2.CC_STAT_AREA]) if blobs else 0
+        return labels, stats, blobs, tower
+
+    def _base_row(self, obs: Observation, view: SideView) -> int | None:
+        """Lowest view row of the tower blob, if any."""
+        labels, _, _, best = self._blobs(obs.cubes & ~obs.hand)
         if best == 0:
             return None
+        cube_px = self.settings.cube_mm * VIEW_PX_PER_MM
         rows = (labels == best).sum(axis=1)
         full = np.nonzero(rows >= 0.4 * cube_px)[0]
         return int(full.max()) if len(full) else None
@@ -370,7 +416,9 @@ class TowerAnalyzer:
             return False
         cube_area = (self.settings.cube_mm * VIEW_PX_PER_MM) ** 2
         final = observations[-1].cubes & ~observations[-1].hand
-        kernel = np.ones((3, 3), np.uint8)
+        # A 5 px opening keeps a cube's worth of motion and drops flicker along edges and in
+        # backgrounds of nearly cube colour.
+        kernel = np.ones((5, 5), np.uint8)
         for obs in recent:
             diff = (obs.cubes & ~obs.hand) ^ final
             diff = cv2.morphologyEx(diff.view(np.uint8), cv2.MORPH_OPEN, kernel)
@@ -381,16 +429,16 @@ class TowerAnalyzer:
     def _structure(self, obs: Observation, view: SideView) -> _Structure:
         cube = self.settings.cube_mm
         cube_px = cube * VIEW_PX_PER_MM
-        mask = cv2.morphologyEx(obs.cubes.view(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        blobs = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 0.3 * cube_px * cube_px]
+        labels, stats, blobs, tower = self._blobs(obs.cubes)
         if not blobs:
             return _Structure([], [], 0, 0, 0, 0, True, False)
-        tower = max(blobs, key=lambda i: stats[i, cv2.CC_STAT_AREA])
         tower_mask = labels == tower
+        blind_rows = self._merge_camouflaged(labels, stats, blobs, tower, tower_mask, view)
+        blobs = [i for i in blobs if i == tower or not (tower_mask & (labels == i)).any()]
         heavy = obs.heavy & tower_mask
         boxes: list[_CubeBox] = []
         ambiguous = 0
+        blind_layers = 0
         for layer in range(self.heavy + self.light + 2):
             z0 = layer * cube
             sliver = self._top_face_mm(view, z0)
@@ -398,6 +446,10 @@ class TowerAnalyzer:
             band = tower_mask[lo:hi]
             if band.shape[0] == 0:
                 break
+            if blind_rows[lo:hi].any():
+                # Part of this layer hid against a background of cube colour: it cannot be counted.
+                blind_layers += 1
+                continue
             occupied = band.mean(axis=0) >= 0.5
             runs = _runs(occupied, max_gap=int(1.5 * VIEW_PX_PER_MM))
             face_lo, face_hi = view.row(z0 + 0.9 * cube), view.row(z0 + 0.1 * cube)
@@ -431,7 +483,32 @@ class TowerAnalyzer:
             aside_cubes += max(1, int(round(area / (1.3 * cube_px * cube_px))))
             aside_ground += max(1, int((w / cube_px + 0.45) / 1.05))
         ground = sum(b.layer == 0 for b in boxes) + aside_ground
-        return _Structure(boxes, aside, aside_cubes, ground, int(ambiguous), max_neighbours, connected, bool(boxes))
+        return _Structure(boxes, aside, aside_cubes, ground, int(ambiguous), max_neighbours, connected,
+                          bool(boxes), blind_layers)
+
+    def _merge_camouflaged(self, labels, stats, blobs, tower, tower_mask, view) -> np.ndarray:
+        """Join to the tower the blobs straight above or below it across a gap the view cannot see
+        into: where the reference had cube colours (a cube there is invisible), or under a blob
+        floating in the air (something must hold it up).  Returns the view rows bridged."""
+        blind = np.logical_or(*self._reference_colours(view))
+        rows = np.zeros(tower_mask.shape[0], bool)
+        tx, ty, tw, th, _ = stats[tower]
+        for i in blobs:
+            if i == tower:
+                continue
+            x, y, w, h, _ = stats[i]
+            c0, c1 = max(x, tx), min(x + w, tx + tw)
+            if c1 - c0 < 0.3 * self.settings.cube_mm * VIEW_PX_PER_MM:
+                continue
+            r0, r1 = (y + h, ty) if y < ty else (ty + th, y)
+            if r1 <= r0:
+                continue
+            floating = y < ty and y + h < view.row(1.2 * self.settings.cube_mm)
+            if floating or blind[r0:r1, c0:c1].mean() >= 0.6:
+                tower_mask |= labels == i
+                tower_mask[r0:r1, c0:c1] = True
+                rows[r0:r1] = True
+        return rows
 
     def _top_face_mm(self, view: SideView, z: float) -> float:
         """How far above the front face's top edge at height z a cube's top face shows in the side view."""
@@ -457,10 +534,18 @@ class TowerAnalyzer:
         )
 
 
+def _channel_max(img: np.ndarray) -> np.ndarray:
+    # Per-channel planes: numpy's max over the last axis of a small image is many times slower.
+    b, g, r = cv2.split(img)
+    return cv2.max(cv2.max(b, g), r)
+
+
 def _shadow(now: np.ndarray, ref: np.ndarray) -> np.ndarray:
     """Pixels that only got darker by the same factor in every channel: a shadow on the mat."""
-    ratio = now / np.maximum(ref, 0.02)
-    hi, lo = ratio.max(axis=2), ratio.min(axis=2)
+    ratio = cv2.divide(now, cv2.max(ref, 0.02))
+    b, g, r = cv2.split(ratio)
+    hi = cv2.max(cv2.max(b, g), r)
+    lo = cv2.min(cv2.min(b, g), r)
     return (hi < 0.95) & (lo > 0.2) & (hi - lo < 0.12 * hi + 0.03)
 
 
