@@ -141,7 +141,9 @@ def _box_corners(centre, size, yaw_deg, tilt_deg=0.0) -> np.ndarray:
 
 
 class _Renderer:
-    def __init__(self, camera: Camera, rng: np.random.Generator, *, mat_rgb, table_rgb, light_dir, light_rgb):
+    def __init__(self, camera: Camera, rng: np.random.Generator, *, mat_rgb, table_rgb, light_dir, light_rgb,
+                 cube_colours=(LIGHT_RGB, HEAVY_RGB)):
+        self.cube_colours = cube_colours
         self.camera = camera
         self.rng = rng
         self.mat_rgb = mat_rgb
@@ -223,7 +225,8 @@ class _Renderer:
         img = self.base.copy()
         shadow = np.zeros(img.shape[:2], np.float32)
         solids = [(_box_corners(b.centre, b.size, b.yaw_deg), b.rgb) for b in boxes]
-        solids += [(c.corners(), HEAVY_RGB if c.heavy else LIGHT_RGB) for c in cubes]
+        light_rgb, heavy_rgb = self.cube_colours
+        solids += [(c.corners(), heavy_rgb if c.heavy else light_rgb) for c in cubes]
         for corners, _ in solids:
             self._shadow(shadow, corners)
         shadow = cv2.GaussianBlur(shadow, (0, 0), 2.0)
@@ -347,6 +350,40 @@ def _distractors(rng, n: int) -> list[Box]:
     return boxes
 
 
+def _random_set_up(rng, camera: Camera | None, cube_colours) -> tuple[Camera, _Renderer]:
+    camera = camera or Camera(
+        distance_mm=rng.uniform(180, 300), elevation_deg=rng.uniform(10, 30), yaw_deg=rng.uniform(-8, 8),
+        roll_deg=rng.uniform(-3, 3), focal_px=rng.uniform(480, 640),
+    )
+    renderer = _Renderer(
+        camera, rng,
+        mat_rgb=tuple(int(v) for v in rng.uniform(225, 252, 3)),
+        table_rgb=tuple(int(v) for v in rng.uniform(40, 170, 3)),
+        light_dir=(rng.uniform(-0.6, 0.6), rng.uniform(-0.9, -0.2), 1.0),
+        light_rgb=tuple(rng.uniform(225, 255, 3)),
+        cube_colours=cube_colours,
+    )
+    return camera, renderer
+
+
+def make_calibration_shot(
+    *,
+    seed: int = 0,
+    camera: Camera | None = None,
+    light_rgb: tuple[int, int, int] = LIGHT_RGB,
+    heavy_rgb: tuple[int, int, int] = HEAVY_RGB,
+    noise: float = 3.0,
+) -> tuple[np.ndarray, Camera]:
+    """One light and one heavy cube side by side on the build spot, as calibration asks for."""
+    rng = np.random.default_rng(seed)
+    camera, renderer = _random_set_up(rng, camera, (light_rgb, heavy_rgb))
+    cubes = [Cube((-7.0, 0.0, CUBE_MM / 2), False, rng.uniform(-10, 10)),
+             Cube((7.0, 0.0, CUBE_MM / 2), True, rng.uniform(-10, 10))]
+    img = renderer.render(cubes, _distractors(rng, 3), []).astype(np.float32)
+    img += rng.normal(0, noise, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8), camera
+
+
 def make_tower_scene(
     kind: str = "stand",
     *,
@@ -361,6 +398,8 @@ def make_tower_scene(
     dim: bool = False,
     noise: float = 3.0,
     distractors: int = 4,
+    light_rgb: tuple[int, int, int] = LIGHT_RGB,
+    heavy_rgb: tuple[int, int, int] = HEAVY_RGB,
 ) -> TowerScene:
     """Render one Knockdown Test: the empty reference, then ``frames`` frames of the end."""
     if kind not in EXPECTED:
@@ -370,17 +409,7 @@ def make_tower_scene(
     if kind == "wrong_colour" and heavy < 1:
         raise ValueError(f"a wrong_colour scene needs a heavy cube, got heavy={heavy!r}")
     rng = np.random.default_rng(seed)
-    camera = camera or Camera(
-        distance_mm=rng.uniform(180, 300), elevation_deg=rng.uniform(10, 30), yaw_deg=rng.uniform(-8, 8),
-        roll_deg=rng.uniform(-3, 3), focal_px=rng.uniform(480, 640),
-    )
-    renderer = _Renderer(
-        camera, rng,
-        mat_rgb=tuple(int(v) for v in rng.uniform(225, 252, 3)),
-        table_rgb=tuple(int(v) for v in rng.uniform(40, 170, 3)),
-        light_dir=(rng.uniform(-0.6, 0.6), rng.uniform(-0.9, -0.2), 1.0),
-        light_rgb=tuple(rng.uniform(225, 255, 3)),
-    )
+    camera, renderer = _random_set_up(rng, camera, (light_rgb, heavy_rgb))
     origin = tuple(rng.uniform(-off_spot_mm, off_spot_mm, 2)) if off_spot_mm else (0.0, 0.0)
     cubes, true_heavy, true_light = _structure(kind, heavy, light, rng, origin)
     boxes = _distractors(rng, distractors)

@@ -40,6 +40,8 @@ LIGHT_CHROMA_RADIUS = 0.06
 HEAVY_CHROMA_RADIUS = 0.11
 # Change from the reference, in units of the marker quiet-zone white.
 CHANGE_THRESHOLD = 0.12
+# More changed-but-not-cube pixels than this per cube pixel around the tower: the colours do not explain the view.
+UNEXPLAINED_CHANGE = 0.6
 
 
 def _validate_frame(frame: object, index: int, shape: tuple[int, ...] | None) -> np.ndarray:
@@ -307,7 +309,7 @@ class TowerAnalyzer:
             if touching:
                 return self._verdict(Verdict.UNCERTAIN, [Reason.HAND], started, confidence=0.3, obs=last)
             last = dataclasses.replace(last, light=last.light & ~last.hand, heavy=last.heavy & ~last.hand)
-        moving = self._moving(observations, last)
+        moving = self.moving(observations)
         structure = self._structure(last, last.view)
         heavy_seen = sum(b.heavy for b in structure.boxes)
         light_seen = len(structure.boxes) - heavy_seen
@@ -336,6 +338,13 @@ class TowerAnalyzer:
         if moving:
             reasons.append(Reason.MOVING)
         rule_broken = [r for r in reasons if r is not Reason.MOVING]
+        unexplained = self._unexplained_change(last, structure)
+        if structure.tower_found and (unexplained > UNEXPLAINED_CHANGE or not any(b.layer == 0 for b in structure.boxes)):
+            # Much of what changed is not cube-coloured, or the tower floats: the colours or the
+            # view are off (unlearned cubes, odd light, something in front); do not fail on that.
+            ambiguous_count = True
+            rule_broken = [r for r in rule_broken if r is Reason.GROUND_CONTACTS and structure.ground_contacts > 1
+                           and not structure.aside]
         if rule_broken:
             # Several independent breaches are strong evidence; one alone is weaker when the view was unclear.
             confidence = 0.92 if len(rule_broken) > 1 else 0.85
@@ -409,8 +418,8 @@ class TowerAnalyzer:
         cubes_low = obs.cubes[view.row(1.5 * self.settings.cube_mm): view.row(-0.5 * self.settings.cube_mm)]
         return bool((low & cubes_low).sum() > 0.3 * (self.settings.cube_mm * VIEW_PX_PER_MM) ** 2)
 
-    def _moving(self, observations: Sequence[Observation], last: Observation) -> bool:
-        """Cube pixels changing over the last frames (at most the last five)."""
+    def moving(self, observations: Sequence[Observation]) -> bool:
+        """Whether cube pixels change over the last frames (at most the last six)."""
         recent = list(observations[-6:-1])
         if not recent:
             return False
@@ -486,6 +495,20 @@ class TowerAnalyzer:
         return _Structure(boxes, aside, aside_cubes, ground, int(ambiguous), max_neighbours, connected,
                           bool(boxes), blind_layers)
 
+    def _unexplained_change(self, obs: Observation, structure: _Structure) -> float:
+        """Changed, non-cube pixels around the tower per cube pixel found."""
+        if not structure.boxes:
+            return 0.0
+        view = obs.view
+        cube = self.settings.cube_mm
+        top = max(b.layer for b in structure.boxes) + 1
+        c0 = max(view.col(min(b.x0 for b in structure.boxes) - cube), 0)
+        c1 = view.col(max(b.x1 for b in structure.boxes) + cube)
+        rows = slice(max(view.row((top + 0.5) * cube), 0), view.row(0))
+        cubes = obs.cubes[rows, c0:c1]
+        other = obs.changed[rows, c0:c1] & ~cubes & ~obs.hand[rows, c0:c1]
+        return float(np.count_nonzero(other)) / max(float(np.count_nonzero(cubes)), 1.0)
+
     def _merge_camouflaged(self, labels, stats, blobs, tower, tower_mask, view) -> np.ndarray:
         """Join to the tower the blobs straight above or below it across a gap the view cannot see
         into: where the reference had cube colours (a cube there is invisible), or under a blob
@@ -542,7 +565,7 @@ def _channel_max(img: np.ndarray) -> np.ndarray:
 
 def _shadow(now: np.ndarray, ref: np.ndarray) -> np.ndarray:
     """Pixels that only got darker by the same factor in every channel: a shadow on the mat."""
-    ratio = cv2.divide(now, cv2.max(ref, 0.02))
+    ratio = now / np.maximum(ref, 0.02)  # (cv2.max with a scalar would clamp channel 0 only)
     b, g, r = cv2.split(ratio)
     hi = cv2.max(cv2.max(b, g), r)
     lo = cv2.min(cv2.min(b, g), r)
