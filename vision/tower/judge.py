@@ -424,12 +424,13 @@ class TowerAnalyzer:
         if not recent:
             return False
         cube_area = (self.settings.cube_mm * VIEW_PX_PER_MM) ** 2
-        final = observations[-1].cubes & ~observations[-1].hand
-        # A 5 px opening keeps a cube's worth of motion and drops flicker along edges and in
-        # backgrounds of nearly cube colour.
+        final = observations[-1]
         kernel = np.ones((5, 5), np.uint8)
         for obs in recent:
-            diff = (obs.cubes & ~obs.hand) ^ final
+            # Where a hand was (then or now) the cubes are hidden, not moving.
+            diff = (obs.cubes ^ final.cubes) & ~(obs.hand | final.hand)
+            # A 5 px opening keeps a cube's worth of motion and drops flicker along edges and in
+            # backgrounds of nearly cube colour.
             diff = cv2.morphologyEx(diff.view(np.uint8), cv2.MORPH_OPEN, kernel)
             if diff.sum() > 0.6 * cube_area:
                 return True

@@ -79,7 +79,9 @@ class TowerSession:
         settled = len(recent) >= self.stable_frames and not any(o.hand.any() for o in recent) and not (
             analyzer.moving(recent)
         )
-        if settled or now_t >= deadline_t + self.settings.settle_seconds:
+        if settled:
+            return analyzer.judge(recent, started=started)
+        if now_t >= deadline_t + self.settings.settle_seconds:
             return analyzer.judge(observations[-6:], started=started)
         return None
 
