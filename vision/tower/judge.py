@@ -19,6 +19,7 @@ fail costs a player the round.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 from collections.abc import Sequence
 
@@ -90,11 +91,18 @@ class SideView:
         )
         return self.geometry.vertical_plane(self.y_mm) @ to_plane
 
+    @functools.cached_property
+    def _maps(self) -> tuple[np.ndarray, np.ndarray]:
+        # Precomputed fixed-point maps: remap is several times cheaper than warpPerspective per frame.
+        w, h = self.size
+        grid = np.mgrid[0:h, 0:w].astype(np.float32)
+        pts = np.stack([grid[1], grid[0]], axis=-1).reshape(1, -1, 2)
+        src = cv2.perspectiveTransform(pts, self.view_to_image).reshape(h, w, 2)
+        return cv2.convertMaps(src[..., 0].copy(), src[..., 1].copy(), cv2.CV_16SC2)
+
     def warp(self, frame: np.ndarray) -> np.ndarray:
-        return cv2.warpPerspective(
-            frame, self.view_to_image, self.size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-            borderMode=cv2.BORDER_REPLICATE,
-        )
+        m1, m2 = self._maps
+        return cv2.remap(frame, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     def row(self, z_mm: float) -> int:
         return int(round((self.z_range[1] - z_mm) * VIEW_PX_PER_MM))
@@ -206,15 +214,23 @@ class TowerAnalyzer:
 
     # -- per frame -------------------------------------------------------------------------------
     def _normalised(self, frame: np.ndarray, view: SideView, white_idx) -> np.ndarray:
-        samples = frame[white_idx].astype(np.float32)
+        samples = frame[white_idx]
         white = np.maximum(np.percentile(samples, 80, axis=0), 8.0)
         warped = cv2.blur(view.warp(frame), (3, 3)).astype(np.float32)
-        return warped * (1.0 / white)
+        warped *= (1.0 / white).astype(np.float32)
+        return warped
 
     def _reference_view(self, view: SideView) -> np.ndarray:
         key = ("view", view.y_mm)
         if key not in self._ref_cache:
             self._ref_cache[key] = self._normalised(self.reference, view.moved_to(self.geometry), self._white_idx)
+        return self._ref_cache[key]
+
+    def _reference_planes(self, view: SideView) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        key = ("planes", view.y_mm)
+        if key not in self._ref_cache:
+            planes = cv2.split(self._reference_view(view))
+            self._ref_cache[key] = (planes, [1.0 / np.maximum(p, 0.02) for p in planes])
         return self._ref_cache[key]
 
     def _reference_colours(self, view: SideView) -> tuple[np.ndarray, np.ndarray]:
@@ -224,13 +240,13 @@ class TowerAnalyzer:
             grow = np.ones((5, 5), np.uint8)
             self._ref_cache[key] = tuple(
                 cv2.dilate(m.view(np.uint8), grow).astype(bool)
-                for m in self._cube_colours(self._reference_view(view), slack=1.5)
+                for m in self._cube_colours(self._reference_planes(view)[0], slack=1.5)
             )
         return self._ref_cache[key]
 
-    def _cube_colours(self, now: np.ndarray, slack: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
-        """Pixels of light and of heavy cube colour (by chromaticity and brightness)."""
-        b, g, r = cv2.split(now)
+    def _cube_colours(self, planes: Sequence[np.ndarray], slack: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+        """Pixels of light and of heavy cube colour (by chromaticity and brightness), from B, G, R planes."""
+        b, g, r = planes
         total = b + g + r + 1e-3
         r = r / total
         g = g / total
@@ -249,21 +265,21 @@ class TowerAnalyzer:
             raise MatNotVisible("the reference frame shows no build mat")
         frame = _validate_frame(frame, 1, self.reference.shape)
         view = view or self.view
-        now = self._normalised(frame, view, self._white_idx if white_idx is None else white_idx)
-        ref = self._reference_view(view)
-        diff = cv2.absdiff(now, ref)
-        changed = (_channel_max(diff) > CHANGE_THRESHOLD) & ~_shadow(now, ref)
+        now = cv2.split(self._normalised(frame, view, self._white_idx if white_idx is None else white_idx))
+        ref, inv_ref = self._reference_planes(view)
+        diff = [cv2.absdiff(a, b) for a, b in zip(now, ref, strict=True)]
+        changed = (cv2.max(cv2.max(diff[0], diff[1]), diff[2]) > CHANGE_THRESHOLD) & ~_shadow(now, inv_ref)
         # Opening drops the one- and two-pixel lines a nudged camera leaves along sharp edges.
-        changed = cv2.morphologyEx(changed.view(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)).astype(bool)
+        speck = np.ones((3, 3), np.uint8)
+        changed = cv2.morphologyEx(changed.view(np.uint8), cv2.MORPH_OPEN, speck).view(bool)
         light, heavy = self._cube_colours(now)
         ref_light, ref_heavy = self._reference_colours(view)
         # A cube in front of a background of nearly its own brightness barely "changes";
         # its colour still tells it apart where the reference had another colour.
         light &= changed | ~ref_light
         heavy &= (changed | ~ref_heavy) & ~light
-        speck = np.ones((3, 3), np.uint8)
-        light = cv2.morphologyEx(light.view(np.uint8), cv2.MORPH_OPEN, speck).astype(bool)
-        heavy = cv2.morphologyEx(heavy.view(np.uint8), cv2.MORPH_OPEN, speck).astype(bool)
+        light = cv2.morphologyEx(light.view(np.uint8), cv2.MORPH_OPEN, speck).view(bool)
+        heavy = cv2.morphologyEx(heavy.view(np.uint8), cv2.MORPH_OPEN, speck).view(bool)
         hand, from_front = self._hands(changed, view)
         return Observation(frame, changed, light, heavy, hand, from_front, view)
 
@@ -275,9 +291,10 @@ class TowerAnalyzer:
             return hand, False
         # Hands and arms are thick; the opening keeps them and drops thin edge noise.
         thick = cv2.morphologyEx(changed.view(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(thick, connectivity=8)
-        h, w = changed.shape
         low_row = view.row(1.5 * self.settings.cube_mm)  # below this a blob may be cubes lying about
+        if not (thick[0].any() or thick[-1].any() or thick[:low_row, 0].any() or thick[:low_row, -1].any()):
+            return hand, False
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(thick, connectivity=8)
         from_front = False
         for i in range(1, n):
             x, y, bw, bh, area = stats[i]
@@ -558,16 +575,10 @@ class TowerAnalyzer:
         )
 
 
-def _channel_max(img: np.ndarray) -> np.ndarray:
-    # Per-channel planes: numpy's max over the last axis of a small image is many times slower.
-    b, g, r = cv2.split(img)
-    return cv2.max(cv2.max(b, g), r)
-
-
-def _shadow(now: np.ndarray, ref: np.ndarray) -> np.ndarray:
+def _shadow(now: Sequence[np.ndarray], inv_ref: Sequence[np.ndarray]) -> np.ndarray:
     """Pixels that only got darker by the same factor in every channel: a shadow on the mat."""
-    ratio = now / np.maximum(ref, 0.02)  # (cv2.max with a scalar would clamp channel 0 only)
-    b, g, r = cv2.split(ratio)
+    # Channel planes throughout: numpy reductions over the colour axis of a small image are slow.
+    b, g, r = (a * inv for a, inv in zip(now, inv_ref, strict=True))
     hi = cv2.max(cv2.max(b, g), r)
     lo = cv2.min(cv2.min(b, g), r)
     return (hi < 0.95) & (lo > 0.2) & (hi - lo < 0.12 * hi + 0.03)
