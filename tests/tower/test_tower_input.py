@@ -65,3 +65,22 @@ def test_the_evidence_is_the_last_frame_with_drawings(tower_scene):
     assert changed[:22].mean() > 0.5  # the verdict banner
     assert changed[22:].sum() > 200  # cube outlines and the table contact line
     assert scene.frames[-1] is not v.annotated
+
+
+@pytest.mark.parametrize(("kind", "expected"), [("stand", Verdict.PASS), ("fork", Verdict.FAIL)])
+def test_one_covered_marker_still_judges_with_less_confidence(tower_scene, kind, expected):
+    import cv2
+
+    from vision.tower import TowerSettings
+    from vision.tower.geometry import detect_mat_markers
+
+    scene = tower_scene(kind, 1)
+    centre = detect_mat_markers(scene.frames[0], TowerSettings())[1].mean(axis=0)
+    frames = [f.copy() for f in scene.frames]
+    for frame in frames:  # a game piece lying on marker 1
+        cv2.circle(frame, (int(centre[0]), int(centre[1])), 14, (60, 120, 40), -1)
+    assert set(detect_mat_markers(frames[0], TowerSettings())) == {0}
+    covered = judge_tower(frames, heavy=scene.heavy, light=scene.light)
+    clear = judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
+    assert covered.verdict is expected
+    assert covered.confidence < clear.confidence

@@ -87,6 +87,10 @@ class MatGeometry:
     reprojection_px: float
 
     @property
+    def both_markers(self) -> bool:
+        return len(self.markers) >= 2
+
+    @property
     def camera_position(self) -> np.ndarray:
         return -self.rot.T @ self.t
 
@@ -124,14 +128,17 @@ class MatNotVisible(ValueError):
     """The build-mat markers cannot be found or give no sane camera pose."""
 
 
-def mat_geometry(markers: dict[int, np.ndarray], image_size: tuple[int, int], settings: TowerSettings) -> MatGeometry:
-    """Camera pose from the mat markers seen in one frame (both needed)."""
-    missing = [i for i in settings.marker_ids if i not in markers]
-    if missing:
+def mat_geometry(
+    markers: dict[int, np.ndarray], image_size: tuple[int, int], settings: TowerSettings, *, allow_one: bool = False
+) -> MatGeometry:
+    """Camera pose from the mat markers seen in one frame (both, or one when ``allow_one``)."""
+    seen = [i for i in settings.marker_ids if i in markers]
+    if len(seen) < (1 if allow_one else 2):
+        missing = [i for i in settings.marker_ids if i not in markers]
         raise MatNotVisible(f"build-mat marker(s) {missing!r} not visible")
     mat = marker_mat_corners(settings)
-    obj = np.concatenate([mat[i] for i in settings.marker_ids])
-    img = np.concatenate([markers[i] for i in settings.marker_ids])
+    obj = np.concatenate([mat[i] for i in seen])
+    img = np.concatenate([markers[i] for i in seen])
     table_h, _ = cv2.findHomography(obj, img, 0)
     if table_h is None:
         raise MatNotVisible("build-mat markers give no table homography")

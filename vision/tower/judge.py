@@ -152,6 +152,8 @@ class Observation:
     hand: np.ndarray  # bool: changed blobs reaching in from the view's edges
     hand_from_front: bool
     view: SideView
+    raw: np.ndarray  # the side view as seen (for frame-to-frame motion)
+    white: float  # the darkest channel of the quiet-zone white in this frame
 
     @property
     def cubes(self) -> np.ndarray:
@@ -188,8 +190,11 @@ class TowerAnalyzer:
         self.settings = settings
         self.geometry: MatGeometry | None
         try:
+            # One marker is enough for a pose (something may lie on the other); the verdict then
+            # carries less confidence.
             self.geometry = mat_geometry(
-                detect_mat_markers(reference, settings), (reference.shape[1], reference.shape[0]), settings
+                detect_mat_markers(reference, settings), (reference.shape[1], reference.shape[0]), settings,
+                allow_one=True,
             )
         except MatNotVisible:
             self.geometry = None
@@ -213,17 +218,19 @@ class TowerAnalyzer:
         return self.geometry is not None
 
     # -- per frame -------------------------------------------------------------------------------
-    def _normalised(self, frame: np.ndarray, view: SideView, white_idx) -> np.ndarray:
+    def _normalised(self, frame: np.ndarray, view: SideView, white_idx) -> tuple[np.ndarray, np.ndarray, float]:
+        """The side view in units of the marker quiet-zone white, the raw view, and the white level."""
         samples = frame[white_idx]
         white = np.maximum(np.percentile(samples, 80, axis=0), 8.0)
-        warped = cv2.blur(view.warp(frame), (3, 3)).astype(np.float32)
+        raw = cv2.blur(view.warp(frame), (3, 3))
+        warped = raw.astype(np.float32)
         warped *= (1.0 / white).astype(np.float32)
-        return warped
+        return warped, raw, float(white.min())
 
     def _reference_view(self, view: SideView) -> np.ndarray:
         key = ("view", view.y_mm)
         if key not in self._ref_cache:
-            self._ref_cache[key] = self._normalised(self.reference, view.moved_to(self.geometry), self._white_idx)
+            self._ref_cache[key] = self._normalised(self.reference, view.moved_to(self.geometry), self._white_idx)[0]
         return self._ref_cache[key]
 
     def _reference_planes(self, view: SideView) -> tuple[list[np.ndarray], list[np.ndarray]]:
@@ -265,7 +272,8 @@ class TowerAnalyzer:
             raise MatNotVisible("the reference frame shows no build mat")
         frame = _validate_frame(frame, 1, self.reference.shape)
         view = view or self.view
-        now = cv2.split(self._normalised(frame, view, self._white_idx if white_idx is None else white_idx))
+        normalised, raw, white = self._normalised(frame, view, self._white_idx if white_idx is None else white_idx)
+        now = cv2.split(normalised)
         ref, inv_ref = self._reference_planes(view)
         diff = [cv2.absdiff(a, b) for a, b in zip(now, ref, strict=True)]
         changed = (cv2.max(cv2.max(diff[0], diff[1]), diff[2]) > CHANGE_THRESHOLD) & ~_shadow(now, inv_ref)
@@ -281,7 +289,7 @@ class TowerAnalyzer:
         light = cv2.morphologyEx(light.view(np.uint8), cv2.MORPH_OPEN, speck).view(bool)
         heavy = cv2.morphologyEx(heavy.view(np.uint8), cv2.MORPH_OPEN, speck).view(bool)
         hand, from_front = self._hands(changed, view)
-        return Observation(frame, changed, light, heavy, hand, from_front, view)
+        return Observation(frame, changed, light, heavy, hand, from_front, view, raw, white)
 
     def _hands(self, changed: np.ndarray, view: SideView) -> tuple[np.ndarray, bool]:
         """Changed blobs bigger than a cube that reach in from the top, the sides or the front."""
@@ -366,6 +374,7 @@ class TowerAnalyzer:
             # Several independent breaches are strong evidence; one alone is weaker when the view was unclear.
             confidence = 0.92 if len(rule_broken) > 1 else 0.85
             confidence -= 0.15 * min(structure.ambiguous, 2) + 0.3 * ambiguous_count
+            confidence -= 0.0 if self.geometry.both_markers else 0.1
             if confidence < 0.6:
                 return self._verdict(Verdict.UNCERTAIN, reasons, started, confidence, obs=last,
                                      structure=structure, **counts)
@@ -374,6 +383,7 @@ class TowerAnalyzer:
             return self._verdict(Verdict.UNCERTAIN, reasons or [Reason.MOVING], started, 0.4, obs=last,
                                  structure=structure, **counts)
         confidence = 0.97 - (0.1 if self.geometry.reprojection_px > 2.0 else 0.0)
+        confidence -= 0.0 if self.geometry.both_markers else 0.12
         return self._verdict(Verdict.PASS, [], started, confidence, obs=last, structure=structure, **counts)
 
     def _final_observation(self, obs: Observation) -> Observation:
@@ -444,12 +454,16 @@ class TowerAnalyzer:
         final = observations[-1]
         kernel = np.ones((5, 5), np.uint8)
         for obs in recent:
-            # Where a hand was (then or now) the cubes are hidden, not moving.
-            diff = (obs.cubes ^ final.cubes) & ~(obs.hand | final.hand)
-            # A 5 px opening keeps a cube's worth of motion and drops flicker along edges and in
-            # backgrounds of nearly cube colour.
-            diff = cv2.morphologyEx(diff.view(np.uint8), cv2.MORPH_OPEN, kernel)
-            if diff.sum() > 0.6 * cube_area:
+            # Motion is what changed from frame to frame, whatever its colour; sensor noise is far
+            # below the threshold and a 5 px opening drops flicker along edges.
+            threshold = CHANGE_THRESHOLD * min(obs.white, final.white)
+            diff = cv2.absdiff(obs.raw, final.raw)
+            b, g, r = cv2.split(diff)
+            moved = cv2.max(cv2.max(b, g), r) > threshold
+            # Where a hand was (then or now) a hand moved, which the hand gate judges.
+            moved &= ~(obs.hand | final.hand)
+            moved = cv2.morphologyEx(moved.view(np.uint8), cv2.MORPH_OPEN, kernel)
+            if np.count_nonzero(moved) > 0.6 * cube_area:
                 return True
         return False
 
@@ -485,10 +499,8 @@ class TowerAnalyzer:
                 if width < 0.4:
                     ambiguous += width > 0.25
                     continue
-                units = (width + 0.45) / 1.05
-                count = int(units)
-                if abs(units - round(units)) < 0.07:
-                    ambiguous += 1
+                count, unsure = _cubes_across(width)
+                ambiguous += unsure
                 for j in range(count):
                     c0 = a + (b - a) * j // count
                     c1 = a + (b - a) * (j + 1) // count
@@ -508,7 +520,7 @@ class TowerAnalyzer:
             is_heavy = bool(obs.heavy[labels == i].sum() * 2 > area)
             aside.append((x, y, w, h, is_heavy))
             aside_cubes += max(1, int(round(area / (1.3 * cube_px * cube_px))))
-            aside_ground += max(1, int((w / cube_px + 0.45) / 1.05))
+            aside_ground += _cubes_across(w / cube_px)[0]
         ground = sum(b.layer == 0 for b in boxes) + aside_ground
         return _Structure(boxes, aside, aside_cubes, ground, int(ambiguous), max_neighbours, connected,
                           bool(boxes), blind_layers)
@@ -582,6 +594,16 @@ def _shadow(now: Sequence[np.ndarray], inv_ref: Sequence[np.ndarray]) -> np.ndar
     hi = cv2.max(cv2.max(b, g), r)
     lo = cv2.min(cv2.min(b, g), r)
     return (hi < 0.95) & (lo > 0.2) & (hi - lo < 0.12 * hi + 0.03)
+
+
+def _cubes_across(width: float) -> tuple[int, bool]:
+    """How many cubes side by side make a run ``width`` cubes wide, and whether that is unsure.
+
+    A single cube turned on the table shows 1 to 1.45 widths (its side faces); two show 2 to 2.9.
+    """
+    units = max(width - 0.3, 0.0) / 1.4
+    frac = units - int(units)
+    return int(units) + 1, frac < 0.08 or frac > 0.92
 
 
 def _runs(occupied: np.ndarray, *, max_gap: int) -> list[tuple[int, int]]:
