@@ -276,7 +276,12 @@ class TowerAnalyzer:
         now = cv2.split(normalised)
         ref, inv_ref = self._reference_planes(view)
         diff = [cv2.absdiff(a, b) for a, b in zip(now, ref, strict=True)]
-        changed = (cv2.max(cv2.max(diff[0], diff[1]), diff[2]) > CHANGE_THRESHOLD) & ~_shadow(now, inv_ref)
+        diff_max = cv2.max(cv2.max(diff[0], diff[1]), diff[2])
+        not_shadow = ~_shadow(now, inv_ref)
+        changed = (diff_max > CHANGE_THRESHOLD) & not_shadow
+        # Cube-coloured pixels need less change to count: a cube in front of a background of
+        # nearly its own colour still changes the view a little.
+        changed_a_little = (diff_max > 0.5 * CHANGE_THRESHOLD) & not_shadow
         # Opening drops the one- and two-pixel lines a nudged camera leaves along sharp edges.
         speck = np.ones((3, 3), np.uint8)
         changed = cv2.morphologyEx(changed.view(np.uint8), cv2.MORPH_OPEN, speck).view(bool)
@@ -284,8 +289,8 @@ class TowerAnalyzer:
         ref_light, ref_heavy = self._reference_colours(view)
         # A cube in front of a background of nearly its own brightness barely "changes";
         # its colour still tells it apart where the reference had another colour.
-        light &= changed | ~ref_light
-        heavy &= (changed | ~ref_heavy) & ~light
+        light &= changed_a_little | ~ref_light
+        heavy &= (changed_a_little | ~ref_heavy) & ~light
         light = cv2.morphologyEx(light.view(np.uint8), cv2.MORPH_OPEN, speck).view(bool)
         heavy = cv2.morphologyEx(heavy.view(np.uint8), cv2.MORPH_OPEN, speck).view(bool)
         hand, from_front = self._hands(changed, view)
@@ -380,7 +385,8 @@ class TowerAnalyzer:
                                      structure=structure, **counts)
             return self._verdict(Verdict.FAIL, reasons, started, confidence, obs=last, structure=structure, **counts)
         if moving or structure.ambiguous or ambiguous_count:
-            return self._verdict(Verdict.UNCERTAIN, reasons or [Reason.MOVING], started, 0.4, obs=last,
+            # Still moving, or cubes the view cannot count for sure (camouflaged, unsure widths).
+            return self._verdict(Verdict.UNCERTAIN, reasons or [Reason.CUBE_COUNT], started, 0.4, obs=last,
                                  structure=structure, **counts)
         confidence = 0.97 - (0.1 if self.geometry.reprojection_px > 2.0 else 0.0)
         confidence -= 0.0 if self.geometry.both_markers else 0.12
@@ -477,6 +483,7 @@ class TowerAnalyzer:
         blind_rows = self._merge_camouflaged(labels, stats, blobs, tower, tower_mask, view)
         blobs = [i for i in blobs if i == tower or not (tower_mask & (labels == i)).any()]
         heavy = obs.heavy & tower_mask
+        light = obs.light & tower_mask
         boxes: list[_CubeBox] = []
         ambiguous = 0
         blind_layers = 0
@@ -493,7 +500,7 @@ class TowerAnalyzer:
                 continue
             occupied = band.mean(axis=0) >= 0.5
             runs = _runs(occupied, max_gap=int(1.5 * VIEW_PX_PER_MM))
-            face_lo, face_hi = view.row(z0 + 0.9 * cube), view.row(z0 + 0.1 * cube)
+            face_lo, face_hi = view.row(z0 + 0.85 * cube), view.row(z0 + 0.15 * cube)
             for a, b in runs:
                 width = (b - a) / cube_px
                 if width < 0.4:
@@ -504,9 +511,9 @@ class TowerAnalyzer:
                 for j in range(count):
                     c0 = a + (b - a) * j // count
                     c1 = a + (b - a) * (j + 1) // count
-                    seg = tower_mask[face_lo:face_hi, c0:c1]
-                    n_heavy = heavy[face_lo:face_hi, c0:c1].sum()
-                    share = n_heavy / max(seg.sum(), 1)
+                    n_heavy = np.count_nonzero(heavy[face_lo:face_hi, c0:c1])
+                    n_light = np.count_nonzero(light[face_lo:face_hi, c0:c1])
+                    share = n_heavy / max(n_heavy + n_light, 1)
                     ambiguous += 0.35 < share < 0.65
                     boxes.append(_CubeBox(layer, view.x_of(c0), view.x_of(c1), bool(share >= 0.5)))
         max_neighbours, connected = _contacts(boxes, min_overlap=0.15 * cube)
