@@ -412,7 +412,7 @@ class TowerAnalyzer:
         if base_row is not None:
             z = view.z_of(base_row + 0.5)
             # Only a base near the table counts: a blob floating higher is not a base to move to.
-            if 0.8 < abs(z) < 0.6 * self.settings.cube_mm:
+            if 0.8 < abs(z) < 1.2 * self.settings.cube_mm:
                 cols = np.nonzero(result.cubes[max(base_row - 3, 0): base_row + 1].any(axis=0))[0]
                 x = view.x_of(float(cols.mean()))
                 pixel = view.to_image(np.array([[x, z]]))[0]
