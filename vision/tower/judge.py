@@ -409,11 +409,15 @@ class TowerAnalyzer:
         result = self.observe(obs.frame, view=view, white_idx=white_idx) if view is not self.view else obs
         # The plane through the base cube's front face: where its bottom edge meets the table.
         base_row = self._base_row(result, view)
+        cube_px = self.settings.cube_mm * VIEW_PX_PER_MM
         if base_row is not None:
             z = view.z_of(base_row + 0.5)
             # Only a base near the table counts: a blob floating higher is not a base to move to.
-            if 0.8 < abs(z) < 1.2 * self.settings.cube_mm:
-                cols = np.nonzero(result.cubes[max(base_row - 3, 0): base_row + 1].any(axis=0))[0]
+            cols = np.nonzero(result.cubes[max(base_row - 3, 0): base_row + 1].any(axis=0))[0]
+            below = result.changed[base_row + 2: base_row + 2 + int(cube_px), cols.min(): cols.max() + 1]
+            # Something changed right under the blob (a cube of a colour the judge does not know,
+            # say): the blob is not the base, so it gives no base plane.
+            if 0.8 < abs(z) < 1.2 * self.settings.cube_mm and (below.size == 0 or below.mean() < 0.3):
                 x = view.x_of(float(cols.mean()))
                 pixel = view.to_image(np.array([[x, z]]))[0]
                 _, y = view.geometry.table_point((float(pixel[0]), float(pixel[1])))
@@ -541,7 +545,7 @@ class TowerAnalyzer:
         top = max(b.layer for b in structure.boxes) + 1
         c0 = max(view.col(min(b.x0 for b in structure.boxes) - cube), 0)
         c1 = view.col(max(b.x1 for b in structure.boxes) + cube)
-        rows = slice(max(view.row((top + 0.5) * cube), 0), view.row(0))
+        rows = slice(max(view.row((top + 0.5) * cube), 0), view.row(-0.5 * cube))
         cubes = obs.cubes[rows, c0:c1]
         other = obs.changed[rows, c0:c1] & ~cubes & ~obs.hand[rows, c0:c1]
         return float(np.count_nonzero(other)) / max(float(np.count_nonzero(cubes)), 1.0)
