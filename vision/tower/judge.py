@@ -556,6 +556,7 @@ class TowerAnalyzer:
         floating in the air (something must hold it up).  Returns the view rows bridged."""
         blind = np.logical_or(*self._reference_colours(view))
         rows = np.zeros(tower_mask.shape[0], bool)
+        half_cube = 0.5 * self.settings.cube_mm * VIEW_PX_PER_MM
         tx, ty, tw, th, _ = stats[tower]
         for i in blobs:
             if i == tower:
@@ -565,11 +566,13 @@ class TowerAnalyzer:
             if c1 - c0 < 0.3 * self.settings.cube_mm * VIEW_PX_PER_MM:
                 continue
             r0, r1 = (y + h, ty) if y < ty else (ty + th, y)
-            if r1 <= r0:
-                continue
             floating = y < ty and y + h < view.row(1.2 * self.settings.cube_mm)
-            if floating or blind[r0:r1, c0:c1].mean() >= 0.6:
+            gap_blind = blind[r0:r1, c0:c1].mean() >= 0.6 if r1 > r0 else False
+            if floating or gap_blind:
                 tower_mask |= labels == i
+                if r1 <= r0:
+                    # Side by side in height but apart: the hidden link lies around the upper blob's foot.
+                    r0, r1 = max(y + h - int(half_cube), 0), y + h + int(half_cube)
                 tower_mask[r0:r1, c0:c1] = True
                 rows[r0:r1] = True
         return rows
