@@ -520,6 +520,11 @@ class TowerAnalyzer:
                     share = n_heavy / max(n_heavy + n_light, 1)
                     ambiguous += 0.35 < share < 0.65
                     boxes.append(_CubeBox(layer, view.x_of(c0), view.x_of(c1), bool(share >= 0.5)))
+        # A layer with no cubes under one with cubes cannot be empty (cubes do not float): the view
+        # missed what is there, so it counts as blind.
+        layers = {b.layer for b in boxes}
+        gaps = sum(1 for k in range(max(layers, default=0)) if k not in layers)
+        blind_layers = max(blind_layers, gaps)
         max_neighbours, connected = _contacts(boxes, min_overlap=0.15 * cube)
         aside = []
         aside_cubes = 0
