@@ -120,3 +120,12 @@ def test_without_recent_frames_motion_is_not_guessed(tower_scene):
     scene = tower_scene("stand", 0)
     v = judge_tower(scene.frames[:2], heavy=scene.heavy, light=scene.light)
     assert v.verdict is Verdict.PASS
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_no_tower_built_at_all_fails_on_count(tower_scene, seed):
+    scene = tower_scene("stand", seed)
+    v = judge_tower([scene.frames[0], scene.frames[0]], heavy=scene.heavy, light=scene.light)
+    assert v.verdict is Verdict.FAIL
+    assert v.reasons == [Reason.CUBE_COUNT]
+    assert v.cubes_seen == 0

@@ -243,15 +243,18 @@ class TowerAnalyzer:
     def _reference_colours(self, view: SideView) -> tuple[np.ndarray, np.ndarray]:
         key = ("colours", view.y_mm)
         if key not in self._ref_cache:
-            # Generous: a background that is nearly a cube colour must not flicker into "cube" with noise.
+            # A little generous, so a background of nearly a cube colour does not flicker into "cube"
+            # with noise; but not as bright as the mat paper, which would blind the whole view.
             grow = np.ones((5, 5), np.uint8)
             self._ref_cache[key] = tuple(
                 cv2.dilate(m.view(np.uint8), grow).astype(bool)
-                for m in self._cube_colours(self._reference_planes(view)[0], slack=1.5)
+                for m in self._cube_colours(self._reference_planes(view)[0], slack=1.1, brightest=1.15)
             )
         return self._ref_cache[key]
 
-    def _cube_colours(self, planes: Sequence[np.ndarray], slack: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    def _cube_colours(
+        self, planes: Sequence[np.ndarray], slack: float = 1.0, brightest: float = 1.6
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Pixels of light and of heavy cube colour (by chromaticity and brightness), from B, G, R planes."""
         b, g, r = planes
         total = b + g + r + 1e-3
@@ -261,7 +264,7 @@ class TowerAnalyzer:
         d_light = (r - self._light_rg[0]) ** 2 + (g - self._light_rg[1]) ** 2
         d_heavy = (r - self._heavy_rg[0]) ** 2 + (g - self._heavy_rg[1]) ** 2
         light = (d_light < (LIGHT_CHROMA_RADIUS * slack) ** 2) & (level > 0.3 / slack * self._light_level) & (
-            level < 1.6 * slack * self._light_level) & (d_light <= d_heavy)
+            level < brightest * self._light_level) & (d_light <= d_heavy)
         heavy = (d_heavy < (HEAVY_CHROMA_RADIUS * slack) ** 2) & (level > 0.15 / slack * self._heavy_level) & (
             level < 2.4 * slack * self._heavy_level)
         return light, heavy
@@ -347,8 +350,13 @@ class TowerAnalyzer:
         counts = dict(cubes_seen=cubes_seen, ground_contacts=structure.ground_contacts,
                       heavy_seen=heavy_seen, light_seen=light_seen)
         if not structure.tower_found:
-            if last.changed[: last.view.row(0)].sum() > 2 * (self.settings.cube_mm * VIEW_PX_PER_MM) ** 2:
-                # Something is there but not in cube colours: the view cannot tell what it is.
+            cube = self.settings.cube_mm
+            spot = (slice(last.view.row((self.heavy + self.light) * cube), last.view.row(0)),
+                    slice(last.view.col(-1.5 * cube), last.view.col(1.5 * cube)))
+            hidden = np.logical_or(*self._reference_colours(last.view))[spot].mean() > 0.3
+            if hidden or np.count_nonzero(last.changed[spot]) > 2 * (cube * VIEW_PX_PER_MM) ** 2:
+                # Something is there but not in cube colours, or the background behind the spot has
+                # cube colours: the view cannot tell whether a tower stands there.
                 return self._verdict(Verdict.UNCERTAIN, [Reason.CUBE_COUNT], started, 0.3, obs=last, **counts)
             return self._verdict(Verdict.FAIL, [Reason.CUBE_COUNT], started, 0.85, obs=last, structure=structure,
                                  **counts)
