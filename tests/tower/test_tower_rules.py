@@ -129,3 +129,12 @@ def test_no_tower_built_at_all_fails_on_count(tower_scene, seed):
     assert v.verdict is Verdict.FAIL
     assert v.reasons == [Reason.CUBE_COUNT]
     assert v.cubes_seen == 0
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_legal_y_fork_is_never_failed(tower_scene, seed):
+    # The base carries two cubes a hair apart, each carrying a chain: every cube touches two at most.
+    # Whether the two touch is often not visible, so "uncertain" is allowed; "fail" is not.
+    v = _judge(tower_scene("y_fork", seed))
+    assert v.verdict is not Verdict.FAIL
+    assert v.ground_contacts == 1

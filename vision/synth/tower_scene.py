@@ -27,6 +27,7 @@ HEAVY_RGB = (110, 30, 25)
 EXPECTED = {
     "stand": "pass",
     "lean": "pass",
+    "y_fork": "pass",  # the base carries two cubes apart, each carrying a chain: two neighbours at most
     "fork": "fail",  # a cube carrying two side by side while sitting on another
     "two_ground": "fail",
     "two_towers": "fail",
@@ -288,6 +289,9 @@ def _structure(kind: str, heavy: int, light: int, rng, origin) -> tuple[list[Cub
         rows = [(0, 0, colours[0]), (1, 0, colours[1]), (2, -0.5, colours[2]), (2, 0.5, colours[3])]
         rows += [(3 + i, -0.5, c) for i, c in enumerate(colours[4:])]
         return _tower_cubes(rows, rng, origin), heavy, light
+    if kind == "y_fork":
+        rows = [(0, 0, colours[0])] + [(1 + i // 2, -0.62 if i % 2 == 0 else 0.62, c) for i, c in enumerate(colours[1:])]
+        return _tower_cubes(rows, rng, origin), heavy, light
     if kind == "two_ground":
         rows = [(0, -0.5, colours[0]), (0, 0.5, colours[1])] + [(1 + i, -0.5, c) for i, c in enumerate(colours[2:])]
         return _tower_cubes(rows, rng, origin), heavy, light
@@ -404,7 +408,7 @@ def make_tower_scene(
     """Render one Knockdown Test: the empty reference, then ``frames`` frames of the end."""
     if kind not in EXPECTED:
         raise ValueError(f"unknown tower scene kind {kind!r} (known: {', '.join(KINDS)})")
-    if heavy < 0 or light < 0 or heavy + light < (4 if kind == "fork" else 2):
+    if heavy < 0 or light < 0 or heavy + light < (4 if kind in ("fork", "y_fork") else 2):
         raise ValueError(f"heavy/light {heavy!r}/{light!r} too few cubes for a {kind!r} tower")
     if kind == "wrong_colour" and heavy < 1:
         raise ValueError(f"a wrong_colour scene needs a heavy cube, got heavy={heavy!r}")

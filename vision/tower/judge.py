@@ -41,6 +41,8 @@ LIGHT_CHROMA_RADIUS = 0.06
 HEAVY_CHROMA_RADIUS = 0.11
 # Change from the reference, in units of the marker quiet-zone white.
 CHANGE_THRESHOLD = 0.12
+# A fail below this confidence is reported as uncertain: a wrong fail costs a player the round.
+FAIL_CONFIDENCE = 0.7
 # More changed-but-not-cube pixels than this per cube pixel around the tower: the colours do not explain the view.
 UNEXPLAINED_CHANGE = 0.6
 
@@ -386,9 +388,9 @@ class TowerAnalyzer:
         if rule_broken:
             # Several independent breaches are strong evidence; one alone is weaker when the view was unclear.
             confidence = 0.92 if len(rule_broken) > 1 else 0.85
-            confidence -= 0.15 * min(structure.ambiguous, 2) + 0.3 * ambiguous_count
+            confidence -= 0.2 * min(structure.ambiguous, 3) + 0.3 * ambiguous_count
             confidence -= 0.0 if self.geometry.both_markers else 0.1
-            if confidence < 0.6:
+            if confidence < FAIL_CONFIDENCE:
                 return self._verdict(Verdict.UNCERTAIN, reasons, started, confidence, obs=last,
                                      structure=structure, **counts)
             return self._verdict(Verdict.FAIL, reasons, started, confidence, obs=last, structure=structure, **counts)
@@ -439,7 +441,7 @@ class TowerAnalyzer:
         cube_px = self.settings.cube_mm * VIEW_PX_PER_MM
         # Close vertically: seams between stacked cubes, or a cube that blends into the background
         # along one edge, must not split a tower in two.
-        kernel = np.ones((int(0.5 * cube_px), 3), np.uint8)
+        kernel = np.ones((int(0.5 * cube_px), 1), np.uint8)
         mask = cv2.morphologyEx(cubes.view(np.uint8), cv2.MORPH_CLOSE, kernel)
         _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         blobs = [i for i in range(1, len(stats)) if stats[i, cv2.CC_STAT_AREA] >= 0.3 * cube_px * cube_px]
@@ -511,7 +513,8 @@ class TowerAnalyzer:
                 blind_layers += 1
                 continue
             occupied = band.mean(axis=0) >= 0.5
-            runs = _runs(occupied, max_gap=int(1.5 * VIEW_PX_PER_MM))
+            # Bridge only one-pixel dropouts: a visible gap between cubes side by side means they do not touch.
+            runs = _runs(occupied, max_gap=1)
             face_lo, face_hi = view.row(z0 + 0.85 * cube), view.row(z0 + 0.15 * cube)
             for a, b in runs:
                 width = (b - a) / cube_px
@@ -533,7 +536,9 @@ class TowerAnalyzer:
         layers = {b.layer for b in boxes}
         gaps = sum(1 for k in range(max(layers, default=0)) if k not in layers)
         blind_layers = max(blind_layers, gaps)
-        max_neighbours, connected = _contacts(boxes, min_overlap=0.15 * cube)
+        max_neighbours, max_possible, connected = _contacts(boxes, min_overlap=0.15 * cube)
+        if max_possible > 2 >= max_neighbours:
+            ambiguous += 1  # three neighbours only if two side-by-side cubes really touch
         aside = []
         aside_cubes = 0
         aside_ground = 0
@@ -644,10 +649,12 @@ def _runs(occupied: np.ndarray, *, max_gap: int) -> list[tuple[int, int]]:
     return list(zip(starts.tolist(), ends.tolist(), strict=True))
 
 
-def _contacts(boxes: list[_CubeBox], *, min_overlap: float) -> tuple[int, bool]:
-    """The most cubes any cube touches, and whether all cubes touch into one structure."""
+def _contacts(boxes: list[_CubeBox], *, min_overlap: float) -> tuple[int, int, bool]:
+    """The most cubes any cube surely touches (stacked), the most it may touch (also side by side
+    in one run of cube pixels: no gap seen, but a hairline gap cannot be ruled out), and whether
+    all cubes touch into one structure."""
     if not boxes:
-        return 0, True
+        return 0, 0, True
     n = len(boxes)
     parent = list(range(n))
 
@@ -657,18 +664,22 @@ def _contacts(boxes: list[_CubeBox], *, min_overlap: float) -> tuple[int, bool]:
             i = parent[i]
         return i
 
-    touching = [0] * n
+    sure = [0] * n
+    possible = [0] * n
     for i in range(n):
         for j in range(i + 1, n):
             a, b = boxes[i], boxes[j]
             overlap = min(a.x1, b.x1) - max(a.x0, b.x0)
-            side_by_side = a.layer == b.layer and overlap > -min_overlap
+            side_by_side = a.layer == b.layer and overlap > -0.01
             stacked = abs(a.layer - b.layer) == 1 and overlap > min_overlap
+            if stacked:
+                sure[i] += 1
+                sure[j] += 1
             if side_by_side or stacked:
-                touching[i] += 1
-                touching[j] += 1
+                possible[i] += 1
+                possible[j] += 1
                 parent[find(i)] = find(j)
-    return max(touching), len({find(i) for i in range(n)}) == 1
+    return max(sure), max(possible), len({find(i) for i in range(n)}) == 1
 
 
 _COLOURS = {Verdict.PASS: (60, 180, 60), Verdict.FAIL: (40, 40, 220), Verdict.UNCERTAIN: (0, 190, 230)}
