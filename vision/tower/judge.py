@@ -181,6 +181,7 @@ class _Structure:
     connected: bool
     tower_found: bool
     blind_layers: int = 0
+    contacts_unsure: bool = False
 
 
 class TowerAnalyzer:
@@ -387,14 +388,15 @@ class TowerAnalyzer:
                            and not structure.aside]
         if rule_broken:
             # Several independent breaches are strong evidence; one alone is weaker when the view was unclear.
-            confidence = 0.92 if len(rule_broken) > 1 else 0.85
+            # (Breaches that may all stem from one unsure measurement are not independent.)
+            confidence = 0.92 if len(rule_broken) > 1 and not structure.ambiguous else 0.85
             confidence -= 0.2 * min(structure.ambiguous, 3) + 0.3 * ambiguous_count
             confidence -= 0.0 if self.geometry.both_markers else 0.1
             if confidence < FAIL_CONFIDENCE:
                 return self._verdict(Verdict.UNCERTAIN, reasons, started, confidence, obs=last,
                                      structure=structure, **counts)
             return self._verdict(Verdict.FAIL, reasons, started, confidence, obs=last, structure=structure, **counts)
-        if moving or structure.ambiguous or ambiguous_count:
+        if moving or structure.ambiguous or ambiguous_count or structure.contacts_unsure:
             # Still moving, or cubes the view cannot count for sure (camouflaged, unsure widths).
             return self._verdict(Verdict.UNCERTAIN, reasons or [Reason.CUBE_COUNT], started, 0.4, obs=last,
                                  structure=structure, **counts)
@@ -444,7 +446,13 @@ class TowerAnalyzer:
         kernel = np.ones((int(0.5 * cube_px), 1), np.uint8)
         mask = cv2.morphologyEx(cubes.view(np.uint8), cv2.MORPH_CLOSE, kernel)
         _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        blobs = [i for i in range(1, len(stats)) if stats[i, cv2.CC_STAT_AREA] >= 0.3 * cube_px * cube_px]
+        # A cube shows at least 0.4 of a cube in both directions: thinner blobs are edges (say the
+        # mat's far edge blending into the table) that happen to mix to a cube colour.
+        blobs = [
+            i for i in range(1, len(stats))
+            if stats[i, cv2.CC_STAT_AREA] >= 0.3 * cube_px * cube_px
+            and min(stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]) >= 0.4 * cube_px
+        ]
         tower = max(blobs, key=lambda i: stats[i, cv2.CC_STAT_AREA]) if blobs else 0
         return labels, stats, blobs, tower
 
@@ -537,8 +545,9 @@ class TowerAnalyzer:
         gaps = sum(1 for k in range(max(layers, default=0)) if k not in layers)
         blind_layers = max(blind_layers, gaps)
         max_neighbours, max_possible, connected = _contacts(boxes, min_overlap=0.15 * cube)
-        if max_possible > 2 >= max_neighbours:
-            ambiguous += 1  # three neighbours only if two side-by-side cubes really touch
+        # Three neighbours only if cubes side by side really touch: that alone cannot fail a tower,
+        # but it cannot pass it either.
+        contacts_unsure = max_possible > 2 >= max_neighbours
         aside = []
         aside_cubes = 0
         aside_ground = 0
@@ -552,7 +561,7 @@ class TowerAnalyzer:
             aside_ground += _cubes_across(w / cube_px)[0]
         ground = sum(b.layer == 0 for b in boxes) + aside_ground
         return _Structure(boxes, aside, aside_cubes, ground, int(ambiguous), max_neighbours, connected,
-                          bool(boxes), blind_layers)
+                          bool(boxes), blind_layers, contacts_unsure)
 
     def _unexplained_change(self, obs: Observation, structure: _Structure) -> float:
         """Changed, non-cube pixels around the tower per cube pixel found."""
@@ -672,7 +681,8 @@ def _contacts(boxes: list[_CubeBox], *, min_overlap: float) -> tuple[int, int, b
             overlap = min(a.x1, b.x1) - max(a.x0, b.x0)
             side_by_side = a.layer == b.layer and overlap > -0.01
             stacked = abs(a.layer - b.layer) == 1 and overlap > min_overlap
-            if stacked:
+            # Cubes split out of one wide run have unsure edges: only a clear overlap is sure contact.
+            if stacked and overlap > 2.5 * min_overlap:
                 sure[i] += 1
                 sure[j] += 1
             if side_by_side or stacked:
