@@ -392,6 +392,9 @@ class TowerAnalyzer:
             confidence = 0.92 if len(rule_broken) > 1 and not structure.ambiguous else 0.85
             confidence -= 0.2 * min(structure.ambiguous, 3) + 0.3 * ambiguous_count
             confidence -= 0.0 if self.geometry.both_markers else 0.1
+            if structure.ground_contacts >= 3:
+                # Three or more cubes on the table is no unsure width: the tower is down.
+                confidence = max(confidence, 0.85)
             if confidence < FAIL_CONFIDENCE:
                 return self._verdict(Verdict.UNCERTAIN, reasons, started, confidence, obs=last,
                                      structure=structure, **counts)
@@ -513,6 +516,10 @@ class TowerAnalyzer:
             z0 = layer * cube
             sliver = self._top_face_mm(view, z0)
             lo, hi = view.row(z0 + cube * 0.95), view.row(z0 + min(0.75 * cube, sliver + 0.08 * cube))
+            if layer == 0:
+                # Ground contacts are the cubes whose bottom edge is on the table line: look just above it
+                # (cubes overhanging from the layer above cannot reach down there).
+                lo, hi = view.row(0.45 * cube), view.row(0.1 * cube)
             band = tower_mask[lo:hi]
             if band.shape[0] == 0:
                 break
