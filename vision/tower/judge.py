@@ -470,11 +470,15 @@ class TowerAnalyzer:
         return int(full.max()) if len(full) else None
 
     def _hand_touches_tower(self, obs: Observation) -> bool:
-        """A hand blob that reaches down to cube colours near the table holds the tower up."""
+        """A hand blob that reaches down to the cubes near the table (it swallowed the tower), or
+        that comes within about a millimetre of a cube, is touching the tower."""
         view = obs.view
-        low = obs.hand[view.row(1.5 * self.settings.cube_mm): view.row(-0.5 * self.settings.cube_mm)]
-        cubes_low = obs.cubes[view.row(1.5 * self.settings.cube_mm): view.row(-0.5 * self.settings.cube_mm)]
-        return bool((low & cubes_low).sum() > 0.3 * (self.settings.cube_mm * VIEW_PX_PER_MM) ** 2)
+        cube_area = (self.settings.cube_mm * VIEW_PX_PER_MM) ** 2
+        rows = slice(view.row(1.5 * self.settings.cube_mm), view.row(-0.5 * self.settings.cube_mm))
+        if np.count_nonzero(obs.hand[rows] & obs.cubes[rows]) > 0.3 * cube_area:
+            return True
+        near = cv2.dilate(obs.hand.view(np.uint8), np.ones((5, 5), np.uint8)).view(bool)
+        return np.count_nonzero(near & obs.cubes & ~obs.hand) > 0.05 * cube_area
 
     def moving(self, observations: Sequence[Observation]) -> bool:
         """Whether cube pixels change over the last frames (at most the last six)."""
@@ -567,8 +571,30 @@ class TowerAnalyzer:
             aside_cubes += max(1, int(round(area / (1.3 * cube_px * cube_px))))
             aside_ground += _cubes_across(w / cube_px)[0]
         ground = sum(b.layer == 0 for b in boxes) + aside_ground
+        blind_layers += self._blind_above(boxes, view, seen_elsewhere=aside_cubes)
         return _Structure(boxes, aside, aside_cubes, ground, int(ambiguous), max_neighbours, connected,
                           bool(boxes), blind_layers, contacts_unsure)
+
+    def _blind_above(self, boxes: list[_CubeBox], view: SideView, *, seen_elsewhere: int) -> int:
+        """Cubes that may stand on the visible top unseen, against a background of cube colour."""
+        missing = self.heavy + self.light - len(boxes) - seen_elsewhere
+        if missing <= 0 or not boxes:
+            return 0
+        cube = self.settings.cube_mm
+        top = max(b.layer for b in boxes) + 1
+        x0 = min(b.x0 for b in boxes if b.layer == top - 1)
+        x1 = max(b.x1 for b in boxes if b.layer == top - 1)
+        rows = slice(max(view.row((top + 1) * cube), 0), view.row(top * cube))
+        # Only the colours still missing can hide there.
+        heavy_seen = sum(b.heavy for b in boxes)
+        ref_light, ref_heavy = self._reference_colours(view)
+        blind = np.zeros_like(ref_light)
+        if self.heavy > heavy_seen:
+            blind |= ref_heavy
+        if self.light > len(boxes) - heavy_seen:
+            blind |= ref_light
+        blind = blind[rows, view.col(x0): view.col(x1)]
+        return missing if blind.size and blind.mean() >= 0.4 else 0
 
     def _unexplained_change(self, obs: Observation, structure: _Structure) -> float:
         """Changed, non-cube pixels around the tower per cube pixel found."""
