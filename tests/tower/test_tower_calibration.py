@@ -1,0 +1,56 @@
+import numpy as np
+import pytest
+
+from vision.synth.tower_scene import make_calibration_shot, make_tower_scene
+from vision.tower import TowerSettings, Verdict, judge_tower
+from vision.tower.calibration import CalibrationError, calibrate_tower
+
+ODD_BOX = {"light_rgb": (200, 160, 100), "heavy_rgb": (60, 70, 120)}
+
+
+def test_calibration_measures_scale_and_camera():
+    shot, camera = make_calibration_shot(seed=1)
+    cal = calibrate_tower(shot)
+    assert cal.markers_seen == (0, 1)
+    truth = camera.focal_px / camera.distance_mm
+    assert cal.px_per_mm == pytest.approx(truth, rel=0.15)
+    assert cal.camera_distance_mm == pytest.approx(camera.distance_mm, rel=0.1)
+    assert 10 <= cal.camera_elevation_deg <= 40
+    assert len(cal.describe()) >= 4
+
+
+def test_learned_colours_let_the_judge_see_another_box_of_cubes():
+    shot, _ = make_calibration_shot(seed=2, **ODD_BOX)
+    cal = calibrate_tower(shot)
+    scene = make_tower_scene("stand", seed=2, **ODD_BOX)
+    unlearned = judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
+    learned = judge_tower(scene.frames, heavy=scene.heavy, light=scene.light, settings=cal.settings)
+    assert unlearned.verdict is not Verdict.PASS  # the default colours do not fit this box
+    assert unlearned.verdict is not Verdict.FAIL  # ... and that is no reason to fail anyone
+    assert learned.verdict is Verdict.PASS
+    # The heavy cube of this box is blue-ish and darker than the light one.
+    assert cal.heavy_rgb[2] > cal.heavy_rgb[0]
+    assert sum(cal.light_rgb) > sum(cal.heavy_rgb)
+
+
+def test_to_mapping_gives_the_config_keys_and_round_trips():
+    shot, _ = make_calibration_shot(seed=3)
+    cal = calibrate_tower(shot)
+    mapping = cal.to_mapping()
+    assert mapping["light_rgb"] == list(cal.light_rgb)
+    assert mapping["heavy_rgb"] == list(cal.heavy_rgb)
+    assert TowerSettings.from_mapping(mapping) == cal.settings
+    # The learned colours are near the spec colours for a spec box.
+    assert np.abs(np.array(cal.light_rgb) - (225, 190, 140)).max() < 70
+    assert np.abs(np.array(cal.heavy_rgb) - (110, 30, 25)).max() < 70
+
+
+def test_missing_markers_say_what_to_fix():
+    with pytest.raises(CalibrationError, match="marker"):
+        calibrate_tower(np.full((480, 640, 3), 128, np.uint8))
+
+
+def test_no_cubes_on_the_spot_is_refused():
+    empty = make_tower_scene("stand", seed=1).frames[0]
+    with pytest.raises(CalibrationError, match="cube"):
+        calibrate_tower(empty)

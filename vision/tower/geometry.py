@@ -1,0 +1,167 @@
+"""Camera geometry from the two flat build-mat markers.
+
+Mat frame (millimetres): origin at the build spot, x to the right as seen from the camera,
+y away from the camera, z up.  The markers give the table homography; with square pixels and
+the principal point at the image centre, that homography also fixes the focal length and the
+camera pose, so points above the table (a cube at height z) can be projected too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import cv2
+import numpy as np
+
+from vision.tower.settings import TowerSettings
+
+_ARUCO_DICT = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+
+
+def _detector() -> cv2.aruco.ArucoDetector:
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    return cv2.aruco.ArucoDetector(_ARUCO_DICT, params)
+
+
+_DETECTOR = _detector()
+
+
+def detect_mat_markers(frame: np.ndarray, settings: TowerSettings) -> dict[int, np.ndarray]:
+    """Image corners (4 x 2, ArUco order) of the mat markers found in a BGR frame."""
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    corners, ids, _ = _DETECTOR.detectMarkers(gray)
+    found: dict[int, np.ndarray] = {}
+    if ids is None:
+        return found
+    for marker_corners, marker_id in zip(corners, ids.ravel(), strict=True):
+        if int(marker_id) in settings.marker_ids and int(marker_id) not in found:
+            found[int(marker_id)] = marker_corners.reshape(4, 2).astype(np.float64)
+    return found
+
+
+def marker_mat_corners(settings: TowerSettings) -> dict[int, np.ndarray]:
+    """Mat-frame corners (x, y in mm) of each marker, in ArUco order (top edge away from the camera)."""
+    half = settings.marker_mm / 2
+    out = {}
+    for marker_id, cx in zip(settings.marker_ids, (-settings.marker_offset_mm, settings.marker_offset_mm), strict=True):
+        out[marker_id] = np.array(
+            [[cx - half, half], [cx + half, half], [cx + half, -half], [cx - half, -half]], np.float64
+        )
+    return out
+
+
+def _focal_from_homography(h: np.ndarray, centre: tuple[float, float]) -> float | None:
+    """Focal length (px) from a plane homography, or None when the view makes it ill-posed."""
+    shift = np.array([[1, 0, -centre[0]], [0, 1, -centre[1]], [0, 0, 1.0]])
+    hc = shift @ h
+    h1, h2 = hc[:, 0], hc[:, 1]
+    estimates = []
+    # |r1| = |r2|: well posed when the mat recedes from the camera (always, at 10-30 degrees).
+    denom = h1[2] ** 2 - h2[2] ** 2
+    if abs(denom) > 1e-12:
+        f2 = (h2[0] ** 2 + h2[1] ** 2 - h1[0] ** 2 - h1[1] ** 2) / denom
+        if f2 > 0:
+            estimates.append((math.sqrt(f2), abs(denom)))
+    # r1 . r2 = 0: useful when the camera looks at the mat from an angle.
+    denom = h1[2] * h2[2]
+    if abs(denom) > 1e-12:
+        f2 = -(h1[0] * h2[0] + h1[1] * h2[1]) / denom
+        if f2 > 0:
+            estimates.append((math.sqrt(f2), abs(denom)))
+    if not estimates:
+        return None
+    return max(estimates, key=lambda e: e[1])[0]
+
+
+@dataclasses.dataclass(frozen=True)
+class MatGeometry:
+    """Where the mat is in one camera view."""
+
+    table_h: np.ndarray  # mat (x, y) mm -> image px
+    k: np.ndarray
+    rot: np.ndarray
+    t: np.ndarray
+    markers: dict[int, np.ndarray]  # image corners of the markers that were seen
+    reprojection_px: float
+
+    @property
+    def both_markers(self) -> bool:
+        return len(self.markers) >= 2
+
+    @property
+    def camera_position(self) -> np.ndarray:
+        return -self.rot.T @ self.t
+
+    @property
+    def elevation_deg(self) -> float:
+        c = self.camera_position
+        return math.degrees(math.atan2(c[2], math.hypot(c[0], c[1])))
+
+    @property
+    def distance_mm(self) -> float:
+        return float(np.linalg.norm(self.camera_position))
+
+    def project(self, points: np.ndarray) -> np.ndarray:
+        """Image px of world points (N x 3, mm)."""
+        cam = np.asarray(points, np.float64) @ self.rot.T + self.t
+        pix = cam @ self.k.T
+        return pix[:, :2] / pix[:, 2:3]
+
+    def vertical_plane(self, y_mm: float) -> np.ndarray:
+        """Homography from (x, z) on the vertical plane y = y_mm to image px."""
+        p = self.k @ np.column_stack([self.rot, self.t])
+        return np.column_stack([p[:, 0], p[:, 2], p[:, 1] * y_mm + p[:, 3]])
+
+    def table_point(self, pixel: tuple[float, float]) -> tuple[float, float]:
+        """The mat point (x, y mm) seen at an image pixel, on the table plane."""
+        pt = np.linalg.solve(self.table_h, np.array([pixel[0], pixel[1], 1.0]))
+        return float(pt[0] / pt[2]), float(pt[1] / pt[2])
+
+    def px_per_mm_at_spot(self) -> float:
+        a, b = self.project(np.array([[-5.0, 0, 0], [5.0, 0, 0]]))
+        return float(np.linalg.norm(b - a) / 10.0)
+
+
+class MatNotVisible(ValueError):
+    """The build-mat markers cannot be found or give no sane camera pose."""
+
+
+def mat_geometry(
+    markers: dict[int, np.ndarray], image_size: tuple[int, int], settings: TowerSettings, *, allow_one: bool = False
+) -> MatGeometry:
+    """Camera pose from the mat markers seen in one frame (both, or one when ``allow_one``)."""
+    seen = [i for i in settings.marker_ids if i in markers]
+    if len(seen) < (1 if allow_one else 2):
+        missing = [i for i in settings.marker_ids if i not in markers]
+        raise MatNotVisible(f"build-mat marker(s) {missing!r} not visible")
+    mat = marker_mat_corners(settings)
+    obj = np.concatenate([mat[i] for i in seen])
+    img = np.concatenate([markers[i] for i in seen])
+    table_h, _ = cv2.findHomography(obj, img, 0)
+    if table_h is None:
+        raise MatNotVisible("build-mat markers give no table homography")
+    w, h = image_size
+    focal = _focal_from_homography(table_h, (w / 2, h / 2))
+    # A bad estimate (nearly fronto-parallel view, noisy corners) falls back to a typical lens;
+    # the vertical scale depends little on the focal length once the homography is fixed.
+    if focal is None or not 0.4 * w <= focal <= 4.0 * w:
+        focal = 0.9 * w
+    k = np.array([[focal, 0, w / 2], [0, focal, h / 2], [0, 0, 1.0]])
+    obj3 = np.column_stack([obj, np.zeros(len(obj))])
+    ok, rvec, tvec = cv2.solvePnP(obj3, img, k, None, flags=cv2.SOLVEPNP_IPPE)
+    if not ok:
+        raise MatNotVisible("build-mat markers give no camera pose")
+    rot, _ = cv2.Rodrigues(rvec)
+    t = tvec.ravel()
+    geometry = MatGeometry(table_h, k, rot, t, dict(markers), 0.0)
+    err = float(np.sqrt(np.mean(np.sum((geometry.project(obj3) - img) ** 2, axis=1))))
+    geometry = dataclasses.replace(geometry, reprojection_px=err)
+    cam = geometry.camera_position
+    if cam[2] <= 0 or cam[1] >= 0:
+        raise MatNotVisible(
+            f"camera pose puts the camera at {np.round(cam).tolist()!r} mm: the mat must lie flat "
+            f"with marker {settings.marker_ids[0]} on the left as seen from the camera"
+        )
+    return geometry

@@ -1,0 +1,787 @@
+"""The tower judge: reference frame + last frames -> pass / fail / uncertain.
+
+How it looks at a tower:
+
+1. The two mat markers give the camera pose (see :mod:`vision.tower.geometry`).
+2. Every frame is warped into a small *side view*: the vertical plane through the front face of
+   the tower's base cube, in millimetres (x across, z up).  A cube's front face is a
+   ``cube_mm`` square there whatever the camera distance, height or roll, so layers are bands of
+   ``cube_mm`` and a layer's width counts its cubes.
+3. Each view is normalised by the white quiet zones of the markers (exposure drift, dim rooms,
+   colour casts), compared with the reference (what changed) and classified as light or heavy
+   cube colour.  Changed blobs that reach into the view from its edges are hands.
+4. The last frame gives the structure; the frames before it tell whether it still moves.
+
+A fail needs clean evidence; anything the view cannot settle is "uncertain", because a wrong
+fail costs a player the round.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import time
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from vision.tower.geometry import MatGeometry, MatNotVisible, detect_mat_markers, mat_geometry
+from vision.tower.settings import TowerSettings
+from vision.tower.verdict import Reason, TowerVerdict, Verdict
+
+
+class TowerInputError(ValueError):
+    """Frames or cube counts the judge cannot work with."""
+
+
+VIEW_PX_PER_MM = 2.0
+# Colour distance (normalised r, g chromaticity) within which a pixel takes a cube colour.
+LIGHT_CHROMA_RADIUS = 0.06
+HEAVY_CHROMA_RADIUS = 0.11
+# Change from the reference, in units of the marker quiet-zone white.
+CHANGE_THRESHOLD = 0.12
+# A fail below this confidence is reported as uncertain: a wrong fail costs a player the round.
+FAIL_CONFIDENCE = 0.7
+# More changed-but-not-cube pixels than this per cube pixel around the tower: the colours do not explain the view.
+UNEXPLAINED_CHANGE = 0.6
+
+
+def _validate_frame(frame: object, index: int, shape: tuple[int, ...] | None) -> np.ndarray:
+    if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+        desc = f"{frame.dtype} array of shape {frame.shape}" if isinstance(frame, np.ndarray) else type(frame).__name__
+        raise TowerInputError(f"frames[{index}] must be a BGR uint8 image (H x W x 3), got {desc}")
+    if frame.shape[0] < 48 or frame.shape[1] < 64:
+        raise TowerInputError(f"frames[{index}] is too small to judge: {frame.shape[1]}x{frame.shape[0]} px")
+    if shape is not None and frame.shape != shape:
+        raise TowerInputError(
+            f"frames[{index}] has shape {frame.shape!r}, but the reference frame has shape {shape!r}"
+        )
+    return frame
+
+
+def validate_counts(heavy: object, light: object) -> tuple[int, int]:
+    for name, value in (("heavy", heavy), ("light", light)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value <= 40:
+            raise TowerInputError(f"{name} must be a whole number of wound cubes from 0 to 40, got {value!r}")
+    if heavy + light < 1:  # type: ignore[operator]
+        raise TowerInputError(f"a tower needs at least one cube, got heavy={heavy!r} light={light!r}")
+    return int(heavy), int(light)  # type: ignore[arg-type]
+
+
+@dataclasses.dataclass(frozen=True)
+class SideView:
+    """The vertical plane y = y_mm seen in one camera view, sampled at VIEW_PX_PER_MM."""
+
+    geometry: MatGeometry
+    y_mm: float
+    x_range: tuple[float, float]
+    z_range: tuple[float, float]
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return (
+            int(round((self.x_range[1] - self.x_range[0]) * VIEW_PX_PER_MM)),
+            int(round((self.z_range[1] - self.z_range[0]) * VIEW_PX_PER_MM)),
+        )
+
+    @property
+    def view_to_image(self) -> np.ndarray:
+        s = 1.0 / VIEW_PX_PER_MM
+        to_plane = np.array(
+            [[s, 0, self.x_range[0] + s / 2], [0, -s, self.z_range[1] - s / 2], [0, 0, 1.0]]
+        )
+        return self.geometry.vertical_plane(self.y_mm) @ to_plane
+
+    @functools.cached_property
+    def _maps(self) -> tuple[np.ndarray, np.ndarray]:
+        # Precomputed fixed-point maps: remap is several times cheaper than warpPerspective per frame.
+        w, h = self.size
+        grid = np.mgrid[0:h, 0:w].astype(np.float32)
+        pts = np.stack([grid[1], grid[0]], axis=-1).reshape(1, -1, 2)
+        src = cv2.perspectiveTransform(pts, self.view_to_image).reshape(h, w, 2)
+        return cv2.convertMaps(src[..., 0].copy(), src[..., 1].copy(), cv2.CV_16SC2)
+
+    def warp(self, frame: np.ndarray) -> np.ndarray:
+        m1, m2 = self._maps
+        return cv2.remap(frame, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+    def row(self, z_mm: float) -> int:
+        return int(round((self.z_range[1] - z_mm) * VIEW_PX_PER_MM))
+
+    def col(self, x_mm: float) -> int:
+        return int(round((x_mm - self.x_range[0]) * VIEW_PX_PER_MM))
+
+    def x_of(self, col: float) -> float:
+        return self.x_range[0] + col / VIEW_PX_PER_MM
+
+    def z_of(self, row: float) -> float:
+        return self.z_range[1] - row / VIEW_PX_PER_MM
+
+    def to_image(self, xz: np.ndarray) -> np.ndarray:
+        pts = np.column_stack([xz[:, 0], np.full(len(xz), self.y_mm), xz[:, 1]])
+        return self.geometry.project(pts)
+
+    def moved_to(self, geometry: MatGeometry, y_mm: float | None = None) -> SideView:
+        return dataclasses.replace(self, geometry=geometry, y_mm=self.y_mm if y_mm is None else y_mm)
+
+
+def _white_sample_points(geometry: MatGeometry, settings: TowerSettings, shape) -> tuple[np.ndarray, np.ndarray]:
+    """Pixels of the white quiet zones just outside each marker's black square."""
+    half = settings.marker_mm / 2
+    pts = []
+    for cx in (-settings.marker_offset_mm, settings.marker_offset_mm):
+        for gap in (1.5, 2.5, 3.5):
+            edge = np.linspace(-half - gap, half + gap, 25)
+            far = np.full_like(edge, half + gap)
+            pts += [np.column_stack([cx + edge, far]), np.column_stack([cx + edge, -far]),
+                    np.column_stack([cx + far, edge]), np.column_stack([cx - far, edge])]
+    mat = np.concatenate(pts)
+    img = cv2.perspectiveTransform(mat[None], geometry.table_h)[0]
+    u = np.clip(np.round(img[:, 0]).astype(int), 0, shape[1] - 1)
+    v = np.clip(np.round(img[:, 1]).astype(int), 0, shape[0] - 1)
+    return v, u
+
+
+@dataclasses.dataclass
+class Observation:
+    """One frame seen through the side view."""
+
+    frame: np.ndarray
+    changed: np.ndarray  # bool: differs from the reference
+    light: np.ndarray  # bool: light cube colour and changed
+    heavy: np.ndarray  # bool: heavy cube colour and changed
+    hand: np.ndarray  # bool: changed blobs reaching in from the view's edges
+    hand_from_front: bool
+    view: SideView
+    raw: np.ndarray  # the side view as seen (for frame-to-frame motion)
+    white: float  # the darkest channel of the quiet-zone white in this frame
+
+    @property
+    def cubes(self) -> np.ndarray:
+        return self.light | self.heavy
+
+
+@dataclasses.dataclass
+class _CubeBox:
+    layer: int
+    x0: float
+    x1: float
+    heavy: bool
+
+
+@dataclasses.dataclass
+class _Structure:
+    boxes: list[_CubeBox]
+    aside: list[tuple[int, int, int, int, bool]]  # view bbox (x, y, w, h) + heavy of cubes not in the tower
+    aside_cubes: int
+    ground_contacts: int
+    ambiguous: int
+    max_neighbours: int
+    connected: bool
+    tower_found: bool
+    blind_layers: int = 0
+    contacts_unsure: bool = False
+
+
+class TowerAnalyzer:
+    """Per-frame side-view analysis against one reference, and the final decision."""
+
+    def __init__(self, reference: np.ndarray, *, heavy: int, light: int, settings: TowerSettings = TowerSettings()):
+        self.reference = _validate_frame(reference, 0, None)
+        self.heavy, self.light = validate_counts(heavy, light)
+        self.settings = settings
+        self.geometry: MatGeometry | None
+        try:
+            # One marker is enough for a pose (something may lie on the other); the verdict then
+            # carries less confidence.
+            self.geometry = mat_geometry(
+                detect_mat_markers(reference, settings), (reference.shape[1], reference.shape[0]), settings,
+                allow_one=True,
+            )
+        except MatNotVisible:
+            self.geometry = None
+        cube = settings.cube_mm
+        reach = settings.marker_offset_mm - settings.marker_mm / 2 - 2.0
+        self._x_range = (-reach, reach)
+        self._z_range = (-1.5 * cube, (self.heavy + self.light + 3) * cube)
+        c_light = np.array(settings.light_rgb, np.float32)
+        c_heavy = np.array(settings.heavy_rgb, np.float32)
+        self._light_rg = c_light[:2] / c_light.sum()
+        self._heavy_rg = c_heavy[:2] / c_heavy.sum()
+        self._light_level = float(c_light.mean() / 255.0)
+        self._heavy_level = float(c_heavy.mean() / 255.0)
+        self._ref_cache: dict[tuple, np.ndarray] = {}
+        if self.geometry is not None:
+            self.view = SideView(self.geometry, -cube / 2, self._x_range, self._z_range)
+            self._white_idx = _white_sample_points(self.geometry, settings, reference.shape)
+
+    @property
+    def mat_visible(self) -> bool:
+        return self.geometry is not None
+
+    # -- per frame -------------------------------------------------------------------------------
+    def _normalised(self, frame: np.ndarray, view: SideView, white_idx) -> tuple[np.ndarray, np.ndarray, float]:
+        """The side view in units of the marker quiet-zone white, the raw view, and the white level."""
+        samples = frame[white_idx]
+        white = np.maximum(np.percentile(samples, 80, axis=0), 8.0)
+        raw = cv2.blur(view.warp(frame), (3, 3))
+        warped = raw.astype(np.float32)
+        warped *= (1.0 / white).astype(np.float32)
+        return warped, raw, float(white.min())
+
+    def _reference_view(self, view: SideView) -> np.ndarray:
+        key = ("view", view.y_mm)
+        if key not in self._ref_cache:
+            self._ref_cache[key] = self._normalised(self.reference, view.moved_to(self.geometry), self._white_idx)[0]
+        return self._ref_cache[key]
+
+    def _reference_planes(self, view: SideView) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        key = ("planes", view.y_mm)
+        if key not in self._ref_cache:
+            planes = cv2.split(self._reference_view(view))
+            self._ref_cache[key] = (planes, [1.0 / np.maximum(p, 0.02) for p in planes])
+        return self._ref_cache[key]
+
+    def _reference_colours(self, view: SideView) -> tuple[np.ndarray, np.ndarray]:
+        key = ("colours", view.y_mm)
+        if key not in self._ref_cache:
+            # A little generous, so a background of nearly a cube colour does not flicker into "cube"
+            # with noise; but not as bright as the mat paper, which would blind the whole view.
+            grow = np.ones((5, 5), np.uint8)
+            self._ref_cache[key] = tuple(
+                cv2.dilate(m.view(np.uint8), grow).astype(bool)
+                for m in self._cube_colours(self._reference_planes(view)[0], slack=1.1, brightest=1.15)
+            )
+        return self._ref_cache[key]
+
+    def _cube_colours(
+        self, planes: Sequence[np.ndarray], slack: float = 1.0, brightest: float = 1.6
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Pixels of light and of heavy cube colour (by chromaticity and brightness), from B, G, R planes."""
+        b, g, r = planes
+        total = b + g + r + 1e-3
+        r = r / total
+        g = g / total
+        level = total * (1.0 / 3.0)
+        d_light = (r - self._light_rg[0]) ** 2 + (g - self._light_rg[1]) ** 2
+        d_heavy = (r - self._heavy_rg[0]) ** 2 + (g - self._heavy_rg[1]) ** 2
+        light = (d_light < (LIGHT_CHROMA_RADIUS * slack) ** 2) & (level > 0.3 / slack * self._light_level) & (
+            level < brightest * self._light_level) & (d_light <= d_heavy)
+        heavy = (d_heavy < (HEAVY_CHROMA_RADIUS * slack) ** 2) & (level > 0.15 / slack * self._heavy_level) & (
+            level < 2.4 * slack * self._heavy_level)
+        return light, heavy
+
+    def observe(self, frame: np.ndarray, *, view: SideView | None = None, white_idx=None) -> Observation:
+        """Side-view masks of one frame (the cheap per-frame step)."""
+        if self.geometry is None:
+            raise MatNotVisible("the reference frame shows no build mat")
+        frame = _validate_frame(frame, 1, self.reference.shape)
+        view = view or self.view
+        normalised, raw, white = self._normalised(frame, view, self._white_idx if white_idx is None else white_idx)
+        now = cv2.split(normalised)
+        ref, inv_ref = self._reference_planes(view)
+        diff = [cv2.absdiff(a, b) for a, b in zip(now, ref, strict=True)]
+        diff_max = cv2.max(cv2.max(diff[0], diff[1]), diff[2])
+        not_shadow = ~_shadow(now, inv_ref)
+        changed = (diff_max > CHANGE_THRESHOLD) & not_shadow
+        # Cube-coloured pixels need less change to count: a cube in front of a background of
+        # nearly its own colour still changes the view a little.
+        changed_a_little = (diff_max > 0.5 * CHANGE_THRESHOLD) & not_shadow
+        # Opening drops the one- and two-pixel lines a nudged camera leaves along sharp edges.
+        speck = np.ones((3, 3), np.uint8)
+        changed = cv2.morphologyEx(changed.view(np.uint8), cv2.MORPH_OPEN, speck).view(bool)
+        light, heavy = self._cube_colours(now)
+        ref_light, ref_heavy = self._reference_colours(view)
+        # A cube in front of a background of nearly its own brightness barely "changes";
+        # its colour still tells it apart where the reference had another colour.
+        light &= changed_a_little | ~ref_light
+        heavy &= (changed_a_little | ~ref_heavy) & ~light
+        light = cv2.morphologyEx(light.view(np.uint8), cv2.MORPH_OPEN, speck).view(bool)
+        heavy = cv2.morphologyEx(heavy.view(np.uint8), cv2.MORPH_OPEN, speck).view(bool)
+        hand, from_front = self._hands(changed, view)
+        return Observation(frame, changed, light, heavy, hand, from_front, view, raw, white)
+
+    def _hands(self, changed: np.ndarray, view: SideView) -> tuple[np.ndarray, bool]:
+        """Changed blobs bigger than a cube that reach in from the top, the sides or the front."""
+        cube_px = self.settings.cube_mm * VIEW_PX_PER_MM
+        hand = np.zeros_like(changed)
+        if np.count_nonzero(changed) < 1.5 * cube_px * cube_px:
+            return hand, False
+        # Hands and arms are thick; the opening keeps them and drops thin edge noise.
+        thick = cv2.morphologyEx(changed.view(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+        low_row = view.row(1.5 * self.settings.cube_mm)  # below this a blob may be cubes lying about
+        if not (thick[0].any() or thick[-1].any() or thick[:low_row, 0].any() or thick[:low_row, -1].any()):
+            return hand, False
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(thick, connectivity=8)
+        from_front = False
+        for i in range(1, n):
+            x, y, bw, bh, area = stats[i]
+            if area < 1.5 * cube_px * cube_px:
+                continue
+            blob = labels == i
+            top = bool(blob[0].any())
+            # Cubes and shadows may lie on the table out to the sides; a hand comes in higher up.
+            sides = bool(blob[:low_row, 0].any() or blob[:low_row, -1].any())
+            front = bool(blob[-1].any()) and area > 4 * cube_px * cube_px
+            if top or sides or front:
+                hand |= blob
+                from_front |= front and not (top or sides)
+        return hand, from_front
+
+    # -- the decision ----------------------------------------------------------------------------
+    def judge(self, observations: Sequence[Observation], *, started: float | None = None) -> TowerVerdict:
+        started = time.perf_counter() if started is None else started
+        if self.geometry is None or not observations:
+            return self._verdict(Verdict.UNCERTAIN, [Reason.MAT_NOT_VISIBLE], started, confidence=0.0,
+                                 frame=observations[-1].frame if observations else self.reference)
+        last = self._final_observation(observations[-1])
+        reasons: list[Reason] = []
+        ambiguous_count = False
+        if last.hand.any():
+            touching = self._hand_touches_tower(last)
+            if touching and not last.hand_from_front:
+                return self._verdict(Verdict.FAIL, [Reason.HAND], started, confidence=0.8, obs=last)
+            if touching:
+                return self._verdict(Verdict.UNCERTAIN, [Reason.HAND], started, confidence=0.3, obs=last)
+            last = dataclasses.replace(last, light=last.light & ~last.hand, heavy=last.heavy & ~last.hand)
+        moving = self.moving(observations)
+        structure = self._structure(last, last.view)
+        heavy_seen = sum(b.heavy for b in structure.boxes)
+        light_seen = len(structure.boxes) - heavy_seen
+        cubes_seen = len(structure.boxes) + structure.aside_cubes
+        counts = dict(cubes_seen=cubes_seen, ground_contacts=structure.ground_contacts,
+                      heavy_seen=heavy_seen, light_seen=light_seen)
+        if not structure.tower_found:
+            cube = self.settings.cube_mm
+            spot = (slice(last.view.row((self.heavy + self.light) * cube), last.view.row(0)),
+                    slice(last.view.col(-1.5 * cube), last.view.col(1.5 * cube)))
+            hidden = np.logical_or(*self._reference_colours(last.view))[spot].mean() > 0.3
+            if hidden or np.count_nonzero(last.changed[spot]) > 2 * (cube * VIEW_PX_PER_MM) ** 2:
+                # Something is there but not in cube colours, or the background behind the spot has
+                # cube colours: the view cannot tell whether a tower stands there.
+                return self._verdict(Verdict.UNCERTAIN, [Reason.CUBE_COUNT], started, 0.3, obs=last, **counts)
+            return self._verdict(Verdict.FAIL, [Reason.CUBE_COUNT], started, 0.85, obs=last, structure=structure,
+                                 **counts)
+        if structure.ground_contacts > 1:
+            reasons.append(Reason.GROUND_CONTACTS)
+        if structure.max_neighbours > 2:
+            reasons.append(Reason.CUBE_NEIGHBOURS)
+        if structure.aside or not (structure.connected or structure.blind_layers):
+            reasons.append(Reason.NOT_ONE_STRUCTURE)
+        counted = len(structure.boxes) + structure.blind_layers
+        if (heavy_seen, light_seen) != (self.heavy, self.light) and (
+            not structure.blind_layers or counted > self.heavy + self.light + structure.blind_layers
+        ):
+            reasons.append(Reason.CUBE_COUNT)
+        elif structure.blind_layers:
+            ambiguous_count = True
+        if moving:
+            reasons.append(Reason.MOVING)
+        rule_broken = [r for r in reasons if r is not Reason.MOVING]
+        unexplained = self._unexplained_change(last, structure)
+        if structure.tower_found and (unexplained > UNEXPLAINED_CHANGE or not any(b.layer == 0 for b in structure.boxes)):
+            # Much of what changed is not cube-coloured, or the tower floats: the colours or the
+            # view are off (unlearned cubes, odd light, something in front); do not fail on that.
+            ambiguous_count = True
+            rule_broken = [r for r in rule_broken if r is Reason.GROUND_CONTACTS and structure.ground_contacts > 1
+                           and not structure.aside]
+        if rule_broken:
+            # Several independent breaches are strong evidence; one alone is weaker when the view was unclear.
+            # (Breaches that may all stem from one unsure measurement are not independent.)
+            confidence = 0.92 if len(rule_broken) > 1 and not structure.ambiguous else 0.85
+            confidence -= 0.2 * min(structure.ambiguous, 3) + 0.3 * ambiguous_count
+            confidence -= 0.0 if self.geometry.both_markers else 0.1
+            if structure.ground_contacts >= 3:
+                # Three or more cubes on the table is no unsure width: the tower is down.
+                confidence = max(confidence, 0.85)
+            if confidence < FAIL_CONFIDENCE:
+                return self._verdict(Verdict.UNCERTAIN, reasons, started, confidence, obs=last,
+                                     structure=structure, **counts)
+            return self._verdict(Verdict.FAIL, reasons, started, confidence, obs=last, structure=structure, **counts)
+        if moving or structure.ambiguous or ambiguous_count or structure.contacts_unsure:
+            # Still moving, or cubes the view cannot count for sure (camouflaged, unsure widths).
+            return self._verdict(Verdict.UNCERTAIN, reasons or [Reason.CUBE_COUNT], started, 0.4, obs=last,
+                                 structure=structure, **counts)
+        confidence = 0.97 - (0.1 if self.geometry.reprojection_px > 2.0 else 0.0)
+        confidence -= 0.0 if self.geometry.both_markers else 0.12
+        return self._verdict(Verdict.PASS, [], started, confidence, obs=last, structure=structure, **counts)
+
+    def _final_observation(self, obs: Observation) -> Observation:
+        """Re-look at the last frame: follow a nudged camera and the tower's real base plane."""
+        view = self.view
+        white_idx = self._white_idx
+        markers = detect_mat_markers(obs.frame, self.settings)
+        if all(i in markers for i in self.settings.marker_ids):
+            shift = max(float(np.abs(markers[i] - self.geometry.markers[i]).max()) for i in markers)
+            if shift > 0.75:
+                try:
+                    moved = mat_geometry(markers, (obs.frame.shape[1], obs.frame.shape[0]), self.settings)
+                    view = view.moved_to(moved)
+                    white_idx = _white_sample_points(moved, self.settings, obs.frame.shape)
+                except MatNotVisible:
+                    pass
+        result = self.observe(obs.frame, view=view, white_idx=white_idx) if view is not self.view else obs
+        # The plane through the base cube's front face: where its bottom edge meets the table.
+        base_row = self._base_row(result, view)
+        cube_px = self.settings.cube_mm * VIEW_PX_PER_MM
+        if base_row is not None:
+            z = view.z_of(base_row + 0.5)
+            # Only a base near the table counts: a blob floating higher is not a base to move to.
+            cols = np.nonzero(result.cubes[max(base_row - 3, 0): base_row + 1].any(axis=0))[0]
+            below = result.changed[base_row + 2: base_row + 2 + int(cube_px), cols.min(): cols.max() + 1]
+            # Something changed right under the blob (a cube of a colour the judge does not know,
+            # say): the blob is not the base, so it gives no base plane.
+            if 0.8 < abs(z) < 1.2 * self.settings.cube_mm and (below.size == 0 or below.mean() < 0.3):
+                x = view.x_of(float(cols.mean()))
+                pixel = view.to_image(np.array([[x, z]]))[0]
+                _, y = view.geometry.table_point((float(pixel[0]), float(pixel[1])))
+                y = float(np.clip(y, -30.0, 30.0))
+                view = view.moved_to(view.geometry, y)
+                result = self.observe(obs.frame, view=view, white_idx=white_idx)
+        return result
+
+    def _blobs(self, cubes: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[int], int]:
+        """Cube blobs (labels, stats, big-enough labels, the tower's label or 0)."""
+        cube_px = self.settings.cube_mm * VIEW_PX_PER_MM
+        # Close vertically: seams between stacked cubes, or a cube that blends into the background
+        # along one edge, must not split a tower in two.
+        kernel = np.ones((int(0.5 * cube_px), 1), np.uint8)
+        mask = cv2.morphologyEx(cubes.view(np.uint8), cv2.MORPH_CLOSE, kernel)
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        # A cube shows at least 0.4 of a cube in both directions: thinner blobs are edges (say the
+        # mat's far edge blending into the table) that happen to mix to a cube colour.
+        blobs = [
+            i for i in range(1, len(stats))
+            if stats[i, cv2.CC_STAT_AREA] >= 0.3 * cube_px * cube_px
+            and min(stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]) >= 0.4 * cube_px
+        ]
+        tower = max(blobs, key=lambda i: stats[i, cv2.CC_STAT_AREA]) if blobs else 0
+        return labels, stats, blobs, tower
+
+    def _base_row(self, obs: Observation, view: SideView) -> int | None:
+        """Lowest view row of the tower blob, if any."""
+        labels, _, _, best = self._blobs(obs.cubes & ~obs.hand)
+        if best == 0:
+            return None
+        cube_px = self.settings.cube_mm * VIEW_PX_PER_MM
+        rows = (labels == best).sum(axis=1)
+        full = np.nonzero(rows >= 0.4 * cube_px)[0]
+        return int(full.max()) if len(full) else None
+
+    def _hand_touches_tower(self, obs: Observation) -> bool:
+        """A hand blob that reaches down to the cubes near the table (it swallowed the tower), or
+        that comes within about a millimetre of a cube, is touching the tower."""
+        view = obs.view
+        cube_area = (self.settings.cube_mm * VIEW_PX_PER_MM) ** 2
+        rows = slice(view.row(1.5 * self.settings.cube_mm), view.row(-0.5 * self.settings.cube_mm))
+        if np.count_nonzero(obs.hand[rows] & obs.cubes[rows]) > 0.3 * cube_area:
+            return True
+        near = cv2.dilate(obs.hand.view(np.uint8), np.ones((5, 5), np.uint8)).view(bool)
+        return np.count_nonzero(near & obs.cubes & ~obs.hand) > 0.05 * cube_area
+
+    def moving(self, observations: Sequence[Observation]) -> bool:
+        """Whether cube pixels change over the last frames (at most the last six)."""
+        recent = list(observations[-6:-1])
+        if not recent:
+            return False
+        cube_area = (self.settings.cube_mm * VIEW_PX_PER_MM) ** 2
+        final = observations[-1]
+        kernel = np.ones((5, 5), np.uint8)
+        for obs in recent:
+            # Motion is what changed from frame to frame, whatever its colour; sensor noise is far
+            # below the threshold and a 5 px opening drops flicker along edges.
+            threshold = CHANGE_THRESHOLD * min(obs.white, final.white)
+            diff = cv2.absdiff(obs.raw, final.raw)
+            b, g, r = cv2.split(diff)
+            moved = cv2.max(cv2.max(b, g), r) > threshold
+            # Where a hand was (then or now) a hand moved, which the hand gate judges.
+            moved &= ~(obs.hand | final.hand)
+            moved = cv2.morphologyEx(moved.view(np.uint8), cv2.MORPH_OPEN, kernel)
+            if np.count_nonzero(moved) > 0.6 * cube_area:
+                return True
+        return False
+
+    def _structure(self, obs: Observation, view: SideView) -> _Structure:
+        cube = self.settings.cube_mm
+        cube_px = cube * VIEW_PX_PER_MM
+        labels, stats, blobs, tower = self._blobs(obs.cubes)
+        if not blobs:
+            return _Structure([], [], 0, 0, 0, 0, True, False)
+        tower_mask = labels == tower
+        blind_rows = self._merge_camouflaged(labels, stats, blobs, tower, tower_mask, view)
+        blobs = [i for i in blobs if i == tower or not (tower_mask & (labels == i)).any()]
+        heavy = obs.heavy & tower_mask
+        light = obs.light & tower_mask
+        boxes: list[_CubeBox] = []
+        ambiguous = 0
+        blind_layers = 0
+        for layer in range(self.heavy + self.light + 2):
+            z0 = layer * cube
+            sliver = self._top_face_mm(view, z0)
+            lo, hi = view.row(z0 + cube * 0.95), view.row(z0 + min(0.75 * cube, sliver + 0.08 * cube))
+            if layer == 0:
+                # Ground contacts are the cubes whose bottom edge is on the table line: look just above it
+                # (cubes overhanging from the layer above cannot reach down there).
+                lo, hi = view.row(0.45 * cube), view.row(0.1 * cube)
+            band = tower_mask[lo:hi]
+            if band.shape[0] == 0:
+                break
+            if blind_rows[lo:hi].any():
+                # Part of this layer hid against a background of cube colour: it cannot be counted.
+                blind_layers += 1
+                continue
+            occupied = band.mean(axis=0) >= 0.5
+            # Bridge only one-pixel dropouts: a visible gap between cubes side by side means they do not touch.
+            runs = _runs(occupied, max_gap=1)
+            face_lo, face_hi = view.row(z0 + 0.85 * cube), view.row(z0 + 0.15 * cube)
+            for a, b in runs:
+                width = (b - a) / cube_px
+                if width < 0.4:
+                    ambiguous += width > 0.25
+                    continue
+                count, unsure = _cubes_across(width)
+                ambiguous += unsure
+                for j in range(count):
+                    c0 = a + (b - a) * j // count
+                    c1 = a + (b - a) * (j + 1) // count
+                    n_heavy = np.count_nonzero(heavy[face_lo:face_hi, c0:c1])
+                    n_light = np.count_nonzero(light[face_lo:face_hi, c0:c1])
+                    share = n_heavy / max(n_heavy + n_light, 1)
+                    ambiguous += 0.35 < share < 0.65
+                    boxes.append(_CubeBox(layer, view.x_of(c0), view.x_of(c1), bool(share >= 0.5)))
+        # A layer with no cubes under one with cubes cannot be empty (cubes do not float): the view
+        # missed what is there, so it counts as blind.
+        layers = {b.layer for b in boxes}
+        gaps = sum(1 for k in range(max(layers, default=0)) if k not in layers)
+        blind_layers = max(blind_layers, gaps)
+        max_neighbours, max_possible, connected = _contacts(boxes, min_overlap=0.15 * cube)
+        # Three neighbours only if cubes side by side really touch: that alone cannot fail a tower,
+        # but it cannot pass it either.
+        contacts_unsure = max_possible > 2 >= max_neighbours
+        aside = []
+        aside_cubes = 0
+        aside_ground = 0
+        for i in blobs:
+            if i == tower:
+                continue
+            x, y, w, h, area = stats[i]
+            is_heavy = bool(obs.heavy[labels == i].sum() * 2 > area)
+            aside.append((x, y, w, h, is_heavy))
+            aside_cubes += max(1, int(round(area / (1.3 * cube_px * cube_px))))
+            aside_ground += _cubes_across(w / cube_px)[0]
+        ground = sum(b.layer == 0 for b in boxes) + aside_ground
+        blind_layers += self._blind_above(boxes, view, seen_elsewhere=aside_cubes)
+        return _Structure(boxes, aside, aside_cubes, ground, int(ambiguous), max_neighbours, connected,
+                          bool(boxes), blind_layers, contacts_unsure)
+
+    def _blind_above(self, boxes: list[_CubeBox], view: SideView, *, seen_elsewhere: int) -> int:
+        """Cubes that may stand on the visible top unseen, against a background of cube colour."""
+        missing = self.heavy + self.light - len(boxes) - seen_elsewhere
+        if missing <= 0 or not boxes:
+            return 0
+        cube = self.settings.cube_mm
+        top = max(b.layer for b in boxes) + 1
+        x0 = min(b.x0 for b in boxes if b.layer == top - 1)
+        x1 = max(b.x1 for b in boxes if b.layer == top - 1)
+        rows = slice(max(view.row((top + 1) * cube), 0), view.row(top * cube))
+        # Only the colours still missing can hide there.
+        heavy_seen = sum(b.heavy for b in boxes)
+        ref_light, ref_heavy = self._reference_colours(view)
+        blind = np.zeros_like(ref_light)
+        if self.heavy > heavy_seen:
+            blind |= ref_heavy
+        if self.light > len(boxes) - heavy_seen:
+            blind |= ref_light
+        blind = blind[rows, view.col(x0): view.col(x1)]
+        return missing if blind.size and blind.mean() >= 0.4 else 0
+
+    def _unexplained_change(self, obs: Observation, structure: _Structure) -> float:
+        """Changed, non-cube pixels around the tower per cube pixel found."""
+        if not structure.boxes:
+            return 0.0
+        view = obs.view
+        cube = self.settings.cube_mm
+        top = max(b.layer for b in structure.boxes) + 1
+        c0 = max(view.col(min(b.x0 for b in structure.boxes) - cube), 0)
+        c1 = view.col(max(b.x1 for b in structure.boxes) + cube)
+        rows = slice(max(view.row((top + 0.5) * cube), 0), view.row(-0.5 * cube))
+        cubes = obs.cubes[rows, c0:c1]
+        other = obs.changed[rows, c0:c1] & ~cubes & ~obs.hand[rows, c0:c1]
+        return float(np.count_nonzero(other)) / max(float(np.count_nonzero(cubes)), 1.0)
+
+    def _merge_camouflaged(self, labels, stats, blobs, tower, tower_mask, view) -> np.ndarray:
+        """Join to the tower the blobs straight above or below it across a gap the view cannot see
+        into: where the reference had cube colours (a cube there is invisible), or under a blob
+        floating in the air (something must hold it up).  Returns the view rows bridged."""
+        blind = np.logical_or(*self._reference_colours(view))
+        rows = np.zeros(tower_mask.shape[0], bool)
+        half_cube = 0.5 * self.settings.cube_mm * VIEW_PX_PER_MM
+        tx, ty, tw, th, _ = stats[tower]
+        for i in blobs:
+            if i == tower:
+                continue
+            x, y, w, h, _ = stats[i]
+            c0, c1 = max(x, tx), min(x + w, tx + tw)
+            if c1 - c0 < 0.3 * self.settings.cube_mm * VIEW_PX_PER_MM:
+                continue
+            r0, r1 = (y + h, ty) if y < ty else (ty + th, y)
+            floating = y < ty and y + h < view.row(1.2 * self.settings.cube_mm)
+            gap_blind = blind[r0:r1, c0:c1].mean() >= 0.6 if r1 > r0 else False
+            if floating or gap_blind:
+                tower_mask |= labels == i
+                if r1 <= r0:
+                    # Side by side in height but apart: the hidden link lies around the upper blob's foot.
+                    r0, r1 = max(y + h - int(half_cube), 0), y + h + int(half_cube)
+                tower_mask[r0:r1, c0:c1] = True
+                rows[r0:r1] = True
+        return rows
+
+    def _top_face_mm(self, view: SideView, z: float) -> float:
+        """How far above the front face's top edge at height z a cube's top face shows in the side view."""
+        cube = self.settings.cube_mm
+        near_far = np.array([[0.0, view.y_mm, z], [0.0, view.y_mm + cube * 1.2, z]])
+        pix = view.geometry.project(near_far)
+        back = cv2.perspectiveTransform(pix[None], np.linalg.inv(view.view_to_image))[0]
+        return float(abs(back[0, 1] - back[1, 1]) / VIEW_PX_PER_MM)
+
+    # -- output ------------------------------------------------------------------------------------
+    def _verdict(self, verdict: Verdict, reasons: list[Reason], started: float, confidence: float, *,
+                 obs: Observation | None = None, frame: np.ndarray | None = None,
+                 structure: _Structure | None = None, cubes_seen: int = 0, ground_contacts: int = 0,
+                 heavy_seen: int = 0, light_seen: int = 0) -> TowerVerdict:
+        image = (obs.frame if obs is not None else frame).copy()
+        view = obs.view if obs is not None and self.geometry is not None else None
+        annotate(image, view, structure, obs, verdict, reasons, confidence, self.settings)
+        return TowerVerdict(
+            verdict=verdict, reasons=list(dict.fromkeys(reasons)), cubes_seen=cubes_seen,
+            ground_contacts=ground_contacts, confidence=float(np.clip(confidence, 0.0, 1.0)),
+            elapsed_ms=(time.perf_counter() - started) * 1000.0, annotated=image,
+            heavy_seen=heavy_seen, light_seen=light_seen,
+        )
+
+
+def _shadow(now: Sequence[np.ndarray], inv_ref: Sequence[np.ndarray]) -> np.ndarray:
+    """Pixels that only got darker by the same factor in every channel: a shadow on the mat."""
+    # Channel planes throughout: numpy reductions over the colour axis of a small image are slow.
+    b, g, r = (a * inv for a, inv in zip(now, inv_ref, strict=True))
+    hi = cv2.max(cv2.max(b, g), r)
+    lo = cv2.min(cv2.min(b, g), r)
+    return (hi < 0.95) & (lo > 0.2) & (hi - lo < 0.12 * hi + 0.03)
+
+
+def _cubes_across(width: float) -> tuple[int, bool]:
+    """How many cubes side by side make a run ``width`` cubes wide, and whether that is unsure.
+
+    A single cube turned on the table shows 1 to 1.45 widths (its side faces); two show 2 to 2.9.
+    """
+    units = max(width - 0.3, 0.0) / 1.4
+    frac = units - int(units)
+    return int(units) + 1, frac < 0.08 or frac > 0.92
+
+
+def _runs(occupied: np.ndarray, *, max_gap: int) -> list[tuple[int, int]]:
+    """[start, end) column runs of True, bridging gaps of at most max_gap (the seams between cubes)."""
+    cols = np.nonzero(occupied)[0]
+    if len(cols) == 0:
+        return []
+    breaks = np.nonzero(np.diff(cols) > max_gap + 1)[0]
+    starts = np.concatenate([[cols[0]], cols[breaks + 1]])
+    ends = np.concatenate([cols[breaks] + 1, [cols[-1] + 1]])
+    return list(zip(starts.tolist(), ends.tolist(), strict=True))
+
+
+def _contacts(boxes: list[_CubeBox], *, min_overlap: float) -> tuple[int, int, bool]:
+    """The most cubes any cube surely touches (stacked), the most it may touch (also side by side
+    in one run of cube pixels: no gap seen, but a hairline gap cannot be ruled out), and whether
+    all cubes touch into one structure."""
+    if not boxes:
+        return 0, 0, True
+    n = len(boxes)
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    sure = [0] * n
+    possible = [0] * n
+    for i in range(n):
+        for j in range(i + 1, n):
+            a, b = boxes[i], boxes[j]
+            overlap = min(a.x1, b.x1) - max(a.x0, b.x0)
+            side_by_side = a.layer == b.layer and overlap > -0.01
+            stacked = abs(a.layer - b.layer) == 1 and overlap > min_overlap
+            # Cubes split out of one wide run have unsure edges: only a clear overlap is sure contact.
+            if stacked and overlap > 2.5 * min_overlap:
+                sure[i] += 1
+                sure[j] += 1
+            if side_by_side or stacked:
+                possible[i] += 1
+                possible[j] += 1
+                parent[find(i)] = find(j)
+    return max(sure), max(possible), len({find(i) for i in range(n)}) == 1
+
+
+_COLOURS = {Verdict.PASS: (60, 180, 60), Verdict.FAIL: (40, 40, 220), Verdict.UNCERTAIN: (0, 190, 230)}
+
+
+def annotate(image: np.ndarray, view: SideView | None, structure: _Structure | None, obs: Observation | None,
+             verdict: Verdict, reasons: list[Reason], confidence: float, settings: TowerSettings) -> None:
+    """Draw the evidence in place: cubes, the table contact line, the verdict and its reasons."""
+    colour = _COLOURS[verdict]
+    if view is not None:
+        cube = settings.cube_mm
+        line = view.to_image(np.array([[view.x_range[0], 0.0], [view.x_range[1], 0.0]]))
+        cv2.line(image, _pt(line[0]), _pt(line[1]), (255, 200, 0), 1, cv2.LINE_AA)
+        if obs is not None and obs.hand.any():
+            ys, xs = np.nonzero(obs.hand)
+            hull = view.to_image(np.column_stack([view.x_of(xs), view.z_of(ys)]))
+            cv2.polylines(image, [cv2.convexHull(np.round(hull).astype(np.int32))], True, (255, 0, 255), 2)
+        if structure is not None:
+            for box in structure.boxes:
+                z0 = box.layer * cube
+                quad = view.to_image(np.array([[box.x0, z0], [box.x1, z0], [box.x1, z0 + cube], [box.x0, z0 + cube]]))
+                box_colour = (40, 40, 160) if box.heavy else (120, 220, 255)
+                cv2.polylines(image, [np.round(quad).astype(np.int32)], True, box_colour, 1, cv2.LINE_AA)
+            for x, y, w, h, _ in structure.aside:
+                quad = view.to_image(np.array([[view.x_of(x), view.z_of(y + h)], [view.x_of(x + w), view.z_of(y + h)],
+                                               [view.x_of(x + w), view.z_of(y)], [view.x_of(x), view.z_of(y)]]))
+                cv2.polylines(image, [np.round(quad).astype(np.int32)], True, (0, 0, 255), 2, cv2.LINE_AA)
+    text = f"{verdict.value} {confidence:.2f}"
+    if reasons:
+        text += ": " + ", ".join(r.value for r in dict.fromkeys(reasons))
+    cv2.rectangle(image, (0, 0), (image.shape[1], 22), (0, 0, 0), -1)
+    cv2.putText(image, text, (6, 16), cv2.FONT_HERSHEY_SIMPLEX, 0.5, colour, 1, cv2.LINE_AA)
+
+
+def _pt(p: np.ndarray) -> tuple[int, int]:
+    return int(round(float(p[0]))), int(round(float(p[1])))
+
+
+def judge_tower(
+    frames: Sequence[np.ndarray], *, heavy: int, light: int, settings: TowerSettings = TowerSettings()
+) -> TowerVerdict:
+    """Judge a Knockdown Test tower: frames[0] is the empty build spot, the rest the end of the test."""
+    started = time.perf_counter()
+    frames = list(frames)
+    if len(frames) < 2:
+        raise TowerInputError(
+            f"need the empty reference frame and at least one frame of the tower, got {len(frames)} frame(s)"
+        )
+    for i, frame in enumerate(frames):
+        _validate_frame(frame, i, frames[0].shape if i and isinstance(frames[0], np.ndarray) else None)
+    analyzer = TowerAnalyzer(frames[0], heavy=heavy, light=light, settings=settings)
+    if not analyzer.mat_visible:
+        return _mat_not_visible(frames[-1], started, settings)
+    observations = [analyzer.observe(f) for f in frames[1:][-6:]]
+    return analyzer.judge(observations, started=started)
+
+
+def _mat_not_visible(frame: np.ndarray, started: float, settings: TowerSettings) -> TowerVerdict:
+    image = frame.copy()
+    annotate(image, None, None, None, Verdict.UNCERTAIN, [Reason.MAT_NOT_VISIBLE], 0.0, settings)
+    return TowerVerdict(Verdict.UNCERTAIN, [Reason.MAT_NOT_VISIBLE], 0, 0, 0.0,
+                        (time.perf_counter() - started) * 1000.0, image)
