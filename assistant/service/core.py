@@ -111,6 +111,7 @@ class RefereeService:
         hardware: Hardware | None = None,
         owned: tuple = (),
         arena: Any = None,
+        tower_demo: Any = None,
         poll_interval: float = 0.1,
         clock: Callable[[], float] = time.monotonic,
     ):
@@ -123,6 +124,7 @@ class RefereeService:
         self.hardware = hardware or Hardware()
         self._owned = owned  # more things to close with the service (the GPIO board)
         self.arena = arena  # ArenaMonitor: the arena camera beside the tracker (or None)
+        self.tower_demo = tower_demo  # in simulation: the rendered build mat follows the flow
         self._positions: tuple = ()
         self.poll_interval = poll_interval
         self.broadcaster = Broadcaster()
@@ -441,6 +443,9 @@ class RefereeService:
         """One step of the background loop (public so tests can drive it without threads)."""
         frame = None
         watching = self.flow.state in (FlowState.ARMED, FlowState.COUNTING, FlowState.JUDGING)
+        if self.tower_demo is not None:
+            with self.lock:
+                self.tower_demo.follow(self.flow.snapshot())
         if self.camera is not None and watching:
             frame = self.camera.read()  # outside the lock: a camera read can be slow
         with self.lock:

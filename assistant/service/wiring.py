@@ -1,23 +1,30 @@
-"""The one place that connects the service to the modules other branches build.
+"""The one place that builds the service from the config: engine, store, devices, cameras.
 
-The rules engine (assistant.rules, assistant.boxes), the countdown device
-(assistant.hardware.countdown), camera sources and the tower judge
-(vision.tower) are imported here and nowhere else in the service, so wiring a
-new version of any of them is an edit to this file only. Anything missing or
-failing degrades to an honest fallback that /api/health reports.
+The rules engine (assistant.rules, assistant.boxes), the GPIO board, the cameras, the
+tower judge and the arena monitor are put together here and nowhere else in the service.
+Hardware that is missing or failing at run time degrades to an honest fallback that the
+log and /api/health report; in simulation the cameras show rendered demo scenes.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import firmware_config
+from assistant.hardware.board import RefereeBoard
+from assistant.hardware.cameras import open_camera
 from assistant.knockdown import KnockdownFlow
-from assistant.service.core import Hardware, InvalidRequest, RefereeService, ServiceError
+from assistant.service.arena import ArenaMonitor
+from assistant.service.core import Hardware, InvalidRequest, RefereeService
 from assistant.store import MatchStore
+from firmware_config import Config
+from vision.arena import ArenaSettings
+from vision.synth.arena_demo import ArenaDemoFeed
+from vision.synth.tower_demo import TowerDemoFeed
+from vision.tower import TowerSession, TowerSettings
 
 log = logging.getLogger("knockdown.service")
 
@@ -66,56 +73,39 @@ class RulesEngine:
 @dataclass
 class ServiceConfig:
     data_dir: Path
+    firmware: Config  # the validated firmware_config.Config everything else comes from
     host: str = "0.0.0.0"
     port: int = 8080
     simulate: bool = False
     pin: str | None = None
-    countdown_seconds: float = 10.0
-    grace_seconds: float = 5.0
-    confident_at: float = 0.9
-    auto_confirm_fail: bool = False
-    match_defaults: dict | None = None
     config_file: Path | None = None
-    firmware: Any = None  # firmware_config.Config when that package is present
+
+    @property
+    def match_defaults(self) -> dict:
+        return {"variant": self.firmware.match.variant, "arena": self.firmware.match.arena}
 
 
 def load_config(*, data_dir=None, host=None, port=None, simulate=False, config_file=None) -> ServiceConfig:
     """The effective config: embedded defaults, then the TOML file, then the flags.
 
     firmware_config owns the file format and its validation (its ConfigError names the
-    file, key and value); without it the service runs on its own defaults.
+    file, key and value).
     """
-    loader = _optional("firmware_config", "load_config")
-    if loader is None:
-        if config_file is not None:
-            raise ServiceError(f"--config {str(config_file)!r}: firmware_config cannot load files in this build")
-        return ServiceConfig(data_dir=Path(data_dir or "data"), host=host or "0.0.0.0", port=port or 8080,
-                             simulate=simulate)
     overrides = {"store.data_dir": str(data_dir) if data_dir else None, "http.host": host, "http.port": port}
-    firmware = loader(config_file, overrides=overrides)
+    firmware = firmware_config.load_config(config_file, overrides=overrides)
     return ServiceConfig(
         data_dir=Path(firmware.store.data_dir),
+        firmware=firmware,
         host=firmware.http.host,
         port=firmware.http.port,
         simulate=simulate,
         pin=firmware.referee.pin or None,  # "" = the PIN kept in the data dir
-        countdown_seconds=float(firmware.countdown.seconds),
-        grace_seconds=float(firmware.referee.auto_confirm_seconds),
-        confident_at=float(firmware.vision.tower.auto_confirm_confidence),
-        auto_confirm_fail=firmware.referee.auto_confirm_fail,
-        match_defaults={"variant": firmware.match.variant, "arena": firmware.match.arena},
         config_file=Path(config_file) if config_file else None,
-        firmware=firmware,
     )
 
 
-def _optional(module_name: str, attribute: str):
-    """``module.attribute`` if that module exists in this build, else None."""
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError:
-        return None
-    return getattr(module, attribute, None)
+# Camera sources that simulation replaces with a rendered demo feed.
+LIVE_SOURCES = ("auto", "picamera2", "usb", "synthetic")
 
 
 @dataclass
@@ -125,58 +115,54 @@ class Devices:
     board: Any = None
     camera: Any = None
     tower_factory: Any = None
+    tower_demo: Any = None
     arena: Any = None
+
+    def close(self) -> None:
+        for device in (self.board, self.camera, self.arena):
+            if device is not None:
+                device.close()
 
 
 def build_devices(config: ServiceConfig) -> tuple[Devices, Hardware]:
-    """GPIO board, tower camera and tower judge for this machine, or honest fallbacks."""
+    """GPIO board, cameras, tower judge and arena monitor for this machine, or honest fallbacks."""
     devices, hardware = Devices(), Hardware(simulated=config.simulate)
-    board_class = _optional("assistant.hardware.board", "RefereeBoard")
-    if board_class is None or config.firmware is None:
-        hardware.notes.append("no GPIO board module: the tablet's countdown keeps time in software")
+    firmware = config.firmware
+    try:
+        devices.board = RefereeBoard.from_config(firmware, simulate=config.simulate)
+        devices.countdown, devices.button = devices.board.countdown, devices.board.button
+        hardware.countdown = "mock-gpio" if devices.board.is_simulated else "gpio"
+        hardware.notes.append(f"GPIO: {devices.board.description}")
+    except Exception as error:  # no usable GPIO here: fall back, and say so
+        hardware.notes.append(f"GPIO unavailable ({error}); the countdown keeps time in software")
+
+    tower_config = firmware.cameras.tower
+    if config.simulate and tower_config.source in LIVE_SOURCES:
+        devices.tower_demo = TowerDemoFeed()
+        hardware.notes.append("tower camera: rendered demo build mat (a standing tower from mid-countdown)")
+    try:
+        devices.camera = open_camera(tower_config, role="tower", simulate=config.simulate,
+                                     make_frame=devices.tower_demo)
+    except Exception as error:
+        hardware.notes.append(f"tower camera unavailable ({error})")
+    if devices.camera is None:
+        hardware.notes.append("no tower camera: every verdict is 'uncertain' and the referee decides")
     else:
-        try:
-            devices.board = board_class.from_config(config.firmware, simulate=config.simulate)
-            devices.countdown, devices.button = devices.board.countdown, devices.board.button
-            hardware.countdown = "mock-gpio" if devices.board.is_simulated else "gpio"
-            hardware.notes.append(f"GPIO: {devices.board.description}")
-        except Exception as error:  # no usable GPIO here: fall back, and say so
-            hardware.notes.append(f"GPIO unavailable ({error}); the countdown keeps time in software")
-    open_camera = _optional("assistant.hardware.cameras", "open_camera")
-    if open_camera is None or config.firmware is None:
-        hardware.notes.append("no camera module: no camera")
-    else:
-        try:
-            devices.camera = open_camera(config.firmware.cameras.tower, role="tower", simulate=config.simulate)
-        except Exception as error:
-            hardware.notes.append(f"tower camera unavailable ({error})")
-        if devices.camera is not None:
-            hardware.camera = f"{type(devices.camera).__name__}" + (" (demo)" if config.simulate else "")
-    session_class = _optional("vision.tower", "TowerSession")
-    if session_class is None:
-        hardware.notes.append("no tower judge: every verdict is 'uncertain' and the referee decides")
-    elif devices.camera is not None:
-        settings = _tower_settings(config)
-        devices.tower_factory = lambda *, heavy, light: session_class(heavy=heavy, light=light, settings=settings)
+        hardware.camera = type(devices.camera).__name__ + (" (demo)" if config.simulate else "")
+        settings = TowerSettings.from_mapping(firmware.vision.tower.model_dump(mode="json"))
+        devices.tower_factory = lambda *, heavy, light: TowerSession(heavy=heavy, light=light, settings=settings)
         hardware.tower_judge = "vision"
-    devices.arena = _build_arena(config, open_camera, hardware)
+    devices.arena = _build_arena(config, hardware)
     hardware.simulated = config.simulate or hardware.countdown != "gpio" or devices.camera is None
     return devices, hardware
 
 
-def _build_arena(config: ServiceConfig, open_camera, hardware: Hardware):
+def _build_arena(config: ServiceConfig, hardware: Hardware) -> ArenaMonitor | None:
     """The arena camera and its monitor; in simulation the camera shows a rendered arena."""
-    if open_camera is None or config.firmware is None:
-        return None
-    from assistant.service.arena import ArenaMonitor
-    from vision.arena import ArenaSettings
-
     settings = ArenaSettings.from_mapping(config.firmware.vision.arena.model_dump(mode="json"))
     camera_config = config.firmware.cameras.arena
     demo = None
-    if config.simulate and camera_config.source in ("auto", "picamera2", "usb", "synthetic"):
-        from vision.synth.arena_demo import ArenaDemoFeed
-
+    if config.simulate and camera_config.source in LIVE_SOURCES:
         demo = ArenaDemoFeed(image_size=tuple(camera_config.resolution))
     try:
         camera = open_camera(camera_config, role="arena", simulate=config.simulate, make_frame=demo)
@@ -186,18 +172,9 @@ def _build_arena(config: ServiceConfig, open_camera, hardware: Hardware):
     if camera is None:
         hardware.notes.append("arena camera switched off (cameras.arena.source = none)")
         return None
-    hardware.notes.append("arena camera: " + ("rendered demo arena that follows the tracker" if demo else type(camera).__name__))
+    hardware.notes.append("arena camera: " + ("rendered demo arena that follows the tracker" if demo
+                                              else type(camera).__name__))
     return ArenaMonitor(camera=camera, data_dir=config.data_dir, settings=settings, demo=demo)
-
-
-def _tower_settings(config: ServiceConfig):
-    """vision's TowerSettings from the [vision.tower] table (vision imports nothing of ours)."""
-    settings_class = _optional("vision.tower", "TowerSettings")
-    if settings_class is None:
-        return None
-    if config.firmware is None:
-        return settings_class()
-    return settings_class.from_mapping(config.firmware.vision.tower.model_dump(mode="json"))
 
 
 def build_service(config: ServiceConfig, *, engine: Any = None) -> RefereeService:
@@ -207,23 +184,24 @@ def build_service(config: ServiceConfig, *, engine: Any = None) -> RefereeServic
         flow = KnockdownFlow(
             countdown=devices.countdown,
             tower_session_factory=devices.tower_factory,
-            countdown_seconds=config.countdown_seconds,
-            grace_seconds=config.grace_seconds,
-            confident_at=config.confident_at,
+            countdown_seconds=float(config.firmware.countdown.seconds),
+            grace_seconds=float(config.firmware.referee.auto_confirm_seconds),
+            confident_at=float(config.firmware.vision.tower.auto_confirm_confidence),
             # A wrong "fail" costs a round: unless configured, only a pass confirms itself.
-            auto_confirm=("pass", "fail") if config.auto_confirm_fail else ("pass",),
+            auto_confirm=("pass", "fail") if config.firmware.referee.auto_confirm_fail else ("pass",),
         )
         store = MatchStore.in_dir(config.data_dir)
     except BaseException:
-        _close(devices.board, devices.camera, devices.arena)
+        devices.close()
         raise
     try:
-        service = RefereeService(store=store, engine=engine or RulesEngine(defaults=config.match_defaults), flow=flow, countdown=devices.countdown,
-                                 button=devices.button, camera=devices.camera, hardware=hardware,
-                                 owned=(devices.board,), arena=devices.arena)
+        service = RefereeService(store=store, engine=engine or RulesEngine(defaults=config.match_defaults), flow=flow,
+                                 countdown=devices.countdown, button=devices.button, camera=devices.camera,
+                                 hardware=hardware, owned=(devices.board,), arena=devices.arena,
+                                 tower_demo=devices.tower_demo)
     except BaseException:
         store.close()
-        _close(devices.board, devices.camera, devices.arena)
+        devices.close()
         raise
     mode = "SIMULATED hardware" if hardware.simulated else "real hardware"
     log.warning("running on %s: countdown=%s camera=%s tower judge=%s", mode, hardware.countdown,
@@ -231,9 +209,3 @@ def build_service(config: ServiceConfig, *, engine: Any = None) -> RefereeServic
     for note in hardware.notes:
         log.warning("%s", note)
     return service
-
-
-def _close(*devices) -> None:
-    for device in devices:
-        if device is not None:
-            device.close()

@@ -1,12 +1,8 @@
-"""``knockdown serve`` with the dashboard registered, for the end-to-end tests and the bench.
+"""The real ``knockdown serve``, for the end-to-end tests and the bench, with one seam.
 
-Until create_app registers the dashboard itself (one line: ``dashboard.init_app(app)``),
-this wraps the factory and then runs the real ``serve`` command, unchanged. Once it
-does, ``init_app`` is a no-op the second time.
-
-``KNOCKDOWN_E2E_VERDICT=fail:0.7`` plugs in a simulated camera and tower judge that
-always answer that verdict (with an annotated image), standing in for the vision
-branch so the overlay's verdict, snapshot and override can be exercised.
+``KNOCKDOWN_E2E_VERDICT=fail:0.7`` plugs in a simulated tower judge that always answers
+that verdict (with an annotated image), so the overlay's verdict, snapshot and override
+are exercised with a known camera answer.
 """
 
 import os
@@ -15,9 +11,7 @@ import sys
 import numpy as np
 
 import assistant.service.wiring as wiring
-import assistant.web
 from assistant.cli import main
-from assistant.web import dashboard
 
 
 class SimulatedCamera:
@@ -67,16 +61,6 @@ def _with_simulated_judge(build_devices, spec: str):
     return build
 
 
-_factory = assistant.web.create_app
-
-
-def create_app(test_config=None):
-    app = _factory(test_config)
-    dashboard.init_app(app)
-    return app
-
-
-assistant.web.create_app = create_app
 if os.environ.get("KNOCKDOWN_E2E_VERDICT"):
     wiring.build_devices = _with_simulated_judge(wiring.build_devices, os.environ["KNOCKDOWN_E2E_VERDICT"])
 
