@@ -49,7 +49,7 @@ def wait_on_event(event: threading.Event, timeout: float) -> bool:
     return event.is_set()
 
 
-class FinishReason(str, enum.Enum):
+class FinishReason(enum.StrEnum):
     """Why a countdown ended; compares equal to its string ("zero", "done", "cancelled")."""
 
     ZERO = "zero"

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 
-class FlowState(str, enum.Enum):
+class FlowState(enum.StrEnum):
     IDLE = "idle"
     ARMED = "armed"
     COUNTING = "counting"

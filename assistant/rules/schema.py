@@ -9,7 +9,7 @@ automate is a ``manual`` effect whose text the referee carries out.
 from __future__ import annotations
 
 import re
-from enum import Enum
+from enum import StrEnum
 from functools import cached_property
 from typing import Annotated, Any, Literal
 
@@ -23,7 +23,7 @@ SYMBOL_PATTERN = r"^[a-z][a-z_]*$"
 TOKEN_PATTERN = r"^[A-Z][A-Za-z]*$"
 
 
-class AttackType(str, Enum):
+class AttackType(StrEnum):
     STRIKE = "strike"
     ABILITY = "ability"
     REACTION = "reaction"

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from assistant.knockdown import FlowError, FlowState, KnockdownFlow
+from assistant.knockdown import CameraVerdict, FlowError, FlowState, KnockdownFlow
 from tests.service.fakes import Clock, FakeTower
 
 TOWER_TEST = {"kind": "knockdown_test", "player": 1, "heavy": 2, "light": 3, "variant": "tower"}
@@ -253,3 +253,17 @@ def test_a_confident_fail_waits_for_the_referee_unless_configured():
             assert flow.confirm(who="referee").event["passed"] is False
         else:
             assert decision.event == {"type": "tower", "player": 1, "passed": False, "source": "camera"}
+
+
+def test_the_real_judges_verdict_reads_as_pass_fail_or_uncertain():
+    """The judge's enums must reach the flow as plain words, or every verdict would look uncertain."""
+    from vision.synth.tower_scene import make_tower_scene
+    from vision.tower import judge_tower
+
+    standing = make_tower_scene("stand", heavy=1, light=2, seed=3, frames=2)
+    verdict = CameraVerdict.from_judge(judge_tower(standing.frames, heavy=1, light=2))
+    assert verdict.verdict == "pass" and verdict.passed is True
+    aside = make_tower_scene("aside", heavy=1, light=2, seed=3, frames=2)
+    verdict = CameraVerdict.from_judge(judge_tower(aside.frames, heavy=1, light=2))
+    assert verdict.verdict in ("fail", "uncertain")
+    assert all(r.islower() and "." not in r for r in verdict.reasons)

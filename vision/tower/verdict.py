@@ -9,13 +9,13 @@ from typing import Any
 import numpy as np
 
 
-class Verdict(str, enum.Enum):
+class Verdict(enum.StrEnum):
     PASS = "pass"
     FAIL = "fail"
     UNCERTAIN = "uncertain"
 
 
-class Reason(str, enum.Enum):
+class Reason(enum.StrEnum):
     """Why a tower failed, or why the judge could not decide."""
 
     GROUND_CONTACTS = "ground_contacts"
