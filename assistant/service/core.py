@@ -78,6 +78,10 @@ class Hardware:
                 "tower_judge": self.tower_judge, "notes": list(self.notes)}
 
 
+def _rounded(value: Any) -> float | None:
+    return round(float(value), 1) if isinstance(value, (int, float)) else None
+
+
 def _status_of(snapshot: dict) -> tuple[str, Any]:
     """The store's match status and result, from an engine snapshot."""
     finished = snapshot.get("phase") == "finished" or snapshot.get("status") == "finished"
@@ -256,6 +260,11 @@ class RefereeService:
             "uptime_s": round(time.time() - self.started, 1),
             "hardware": self.hardware.to_json(),
             "arena": None if self.arena is None else self._arena_health(),
+            "cameras": [
+                {"name": name, "fps": _rounded(getattr(camera, "fps", None)), "open": getattr(camera, "is_open", True)}
+                for name, camera in (("tower", self.camera), ("arena", getattr(self.arena, "camera", None)))
+                if camera is not None
+            ],
         }
 
     def _arena_health(self) -> dict:

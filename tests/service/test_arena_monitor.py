@@ -165,3 +165,11 @@ def test_the_api_calibrates_reports_and_fixes_the_tracker(arena_api, empty_frame
     audit = referee.get(f"/api/matches/{state['match']['id']}/audit").get_json()["audit"]
     assert any(entry["kind"] == "arena_fix" for entry in audit)
     assert referee.post("/api/arena/teleport").status_code == 404
+
+
+def test_health_lists_each_camera_with_its_fps(arena_api):
+    referee, spectator, service, camera, clock = arena_api
+    camera.fps = 9.7
+    camera.is_open = True
+    health = spectator.get("/api/health").get_json()
+    assert health["cameras"] == [{"name": "arena", "fps": 9.7, "open": True}]

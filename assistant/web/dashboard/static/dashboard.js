@@ -210,26 +210,35 @@ function renderBoard(state) {
 }
 
 // The arena camera's reading, when the service has one (state.arena): a banner when it
-// disagrees with the tracker, with the camera's proposed Move and the referee's fixes.
+// disagrees with the tracker (with the camera's proposed Move and the referee's fixes), and
+// when the view has drifted, lost markers or was never calibrated (with a recalibration).
 function renderArenaBanner(arena) {
   const banner = $("arena-banner");
   if (!banner) return;
-  const show = arena && arena.state === "disagrees" && !arena.dismissed;
+  const disagrees = arena && arena.state === "disagrees" && !arena.dismissed;
+  const needsCalibration = arena && ["recalibrate", "not_calibrated"].includes(arena.state);
+  const show = disagrees || needsCalibration;
   banner.hidden = !show;
   if (!show) return;
   const buttons = [];
   if (session.referee && page !== "replay") {
-    if (arena.proposal) {
+    if (disagrees && arena.proposal) {
       buttons.push(el("button", { type: "button", class: "btn primary", "data-arena": "apply",
         onclick: () => post("/api/actions", arena.proposal).catch(() => {}) },
         `Record it: ${actionLabel(arena.proposal, latest && latest.snapshot)}`));
     }
-    buttons.push(el("button", { type: "button", class: "btn", "data-arena": "fix",
-      onclick: () => post("/api/arena/fix").catch(() => {}) }, "Tracker is wrong: fix it"));
-    buttons.push(el("button", { type: "button", class: "btn", "data-arena": "dismiss",
-      onclick: () => post("/api/arena/dismiss").catch(() => {}) }, "Camera is wrong: dismiss"));
+    if (disagrees) {
+      buttons.push(el("button", { type: "button", class: "btn", "data-arena": "fix",
+        onclick: () => post("/api/arena/fix").catch(() => {}) }, "Tracker is wrong: fix it"));
+      buttons.push(el("button", { type: "button", class: "btn", "data-arena": "dismiss",
+        onclick: () => post("/api/arena/dismiss").catch(() => {}) }, "Camera is wrong: dismiss"));
+    }
+    buttons.push(el("button", { type: "button", class: "btn", "data-arena": "calibrate",
+      onclick: () => post("/api/arena/calibrate").catch(() => {}) },
+      needsCalibration ? "Calibrate now (clear the board first)" : "Recalibrate"));
   }
-  banner.replaceChildren(el("strong", {}, "Arena camera disagrees"),
+  const title = disagrees ? "Arena camera disagrees" : "Arena camera needs calibrating";
+  banner.replaceChildren(el("strong", {}, title),
     el("ul", {}, (arena.messages || []).map((m) => el("li", {}, m))), el("div", { class: "buttons" }, buttons));
 }
 
