@@ -52,6 +52,8 @@ MIN_FIGURE_MM = 25.0
 MAX_FIGURE_MM = 70.0
 #: Half the width of a figure's outline in the board view (wider than a base, at most).
 FIGURE_HALF_WIDTH_MM = 14.0
+#: A base's rim is the front of its object: at most this share of a band in front changed.
+MAX_CHANGE_AHEAD = 0.4
 #: A base is solid: at least this share of its fitted disc changed.
 MIN_BASE_COVERAGE = 0.92
 #: A token is one flat disc: fewer than this share of its rim rays cross a fainter ring.
@@ -101,6 +103,7 @@ class Blob:
     peak_mm: tuple[float, float]  # where the region is widest
     region: int  # connected changed region it belongs to
     coverage: float  # share of the fitted disc (less a blur margin) that changed
+    ahead: float = 0.0  # share of a band just in front of the rim (towards the camera) that changed
 
     @property
     def diameter_mm(self) -> float:
@@ -148,7 +151,8 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
             continue  # the same disc again, fitted no better
         figure = _figure_evidence(mask, view, camera, x, y, r)
         coverage = _disc_coverage(mask, view, x, y, r - 1.5)
-        blob = Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage)
+        ahead = _change_ahead(change.score, view, camera, x, y, r)
+        blob = Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead)
         if same is None:
             blobs.append(blob)
         else:
@@ -160,6 +164,8 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
     """Fighter, token, or unsure: from the rim size, the figure behind it, and its rings."""
     cut = TOKEN_MAX_MM + (settings.base_mm - 1 - TOKEN_MAX_MM) / 2 + THICKNESS_BIAS_MM
     if blob.diameter_mm >= cut + SIZE_MARGIN_MM:  # base-sized
+        if blob.ahead > MAX_CHANGE_AHEAD:
+            return Kind.UNSURE  # more of the thing lies nearer the camera: this is not its rim
         if blob.coverage < MIN_BASE_COVERAGE:
             return Kind.UNSURE  # the fitted disc is not all changed: two tokens side by side?
         return Kind.UNSURE if blob.figure is Evidence.NO else Kind.FIGHTER
@@ -312,8 +318,8 @@ def _distance_to_segment(px: float, py: float, sx: float, sy: float) -> float:
 
 
 def _near_a_space(blob: Blob, geometry: BoardGeometry) -> bool:
-    x, y = blob.peak_mm
-    return geometry.edge_distance(x, y) < 20 or geometry.space_at(x, y) is not None
+    """Could this disc stand on a space? Its centre (give or take the fit) must be on one."""
+    return geometry.space_at(blob.x_mm, blob.y_mm) is not None or geometry.edge_distance(blob.x_mm, blob.y_mm) < 4
 
 
 def _figure_evidence(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> Evidence:
@@ -340,6 +346,22 @@ def _figure_evidence(mask, view: BoardView, camera: CameraPosition, x: float, y:
     if share <= 0.2:
         return Evidence.NO
     return Evidence.UNKNOWN
+
+
+def _change_ahead(score, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> float:
+    """Share of a band just outside the rim, on the camera's side, where anything changed."""
+    ax, ay = camera.away(x, y)
+    base_angle = math.atan2(-ay, -ax)
+    h, w = score.shape
+    hits = total = 0
+    for angle in base_angle + np.radians(np.linspace(-35, 35, 8)):
+        for d in (r + 4.0, r + 6.0, r + 8.0):
+            u, v = view.to_px(x + math.cos(angle) * d, y + math.sin(angle) * d)
+            ui, vi = int(round(u)), int(round(v))
+            if 0 <= ui < w and 0 <= vi < h:
+                total += 1
+                hits += bool(score[vi, ui] >= 1.0)
+    return hits / total if total else 0.0
 
 
 def _disc_coverage(mask, view: BoardView, x: float, y: float, r: float) -> float:
