@@ -351,17 +351,16 @@ def _figure_evidence(mask, view: BoardView, camera: CameraPosition, x: float, y:
 def _change_ahead(score, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> float:
     """Share of a band just outside the rim, on the camera's side, where anything changed."""
     ax, ay = camera.away(x, y)
-    base_angle = math.atan2(-ay, -ax)
+    angles = math.atan2(-ay, -ax) + np.radians(np.linspace(-35, 35, 8))[:, None]
+    distances = np.array([r + 4.0, r + 6.0, r + 8.0])[None, :]
+    u = (x + np.cos(angles) * distances + view.width_mm / 2) * view.px_per_mm
+    v = (view.height_mm / 2 - (y + np.sin(angles) * distances)) * view.px_per_mm
+    ui, vi = np.round(u).astype(int).ravel(), np.round(v).astype(int).ravel()
     h, w = score.shape
-    hits = total = 0
-    for angle in base_angle + np.radians(np.linspace(-35, 35, 8)):
-        for d in (r + 4.0, r + 6.0, r + 8.0):
-            u, v = view.to_px(x + math.cos(angle) * d, y + math.sin(angle) * d)
-            ui, vi = int(round(u)), int(round(v))
-            if 0 <= ui < w and 0 <= vi < h:
-                total += 1
-                hits += bool(score[vi, ui] >= 1.0)
-    return hits / total if total else 0.0
+    inside = (ui >= 0) & (ui < w) & (vi >= 0) & (vi < h)
+    if not inside.any():
+        return 0.0
+    return float((score[vi[inside], ui[inside]] >= 1.0).mean())
 
 
 def _disc_coverage(mask, view: BoardView, x: float, y: float, r: float) -> float:
@@ -437,7 +436,7 @@ def _front_seeds(mask, view: BoardView, camera: CameraPosition, radius_mm: float
     sv = np.round(vs[front] - ay[front] * radius_mm * ppm).astype(int)
     # One seed per grid cell a few mm wide is enough: each seed fits a whole disc.
     cell = max(1, int(round(_FRONT_SEED_SPACING_MM * ppm)))
-    _, first = np.unique(np.column_stack([su // cell, sv // cell]), axis=0, return_index=True)
+    _, first = np.unique((su // cell) * 1_000_003 + (sv // cell), return_index=True)
     return [(int(su[i]), int(sv[i])) for i in sorted(first)]
 
 
@@ -511,6 +510,10 @@ def _rim_distances(profiles: np.ndarray, inside: np.ndarray):
     return distances, level < _TIER_RATIO * strongest_inside
 
 
+def _median(values: np.ndarray) -> float:
+    return float(np.partition(values, len(values) // 2)[len(values) // 2])
+
+
 def _robust_circle(points: np.ndarray):
     """Least-squares circle (centre, radius, rms) that drops rim points from a touching neighbour."""
     keep = np.ones(len(points), bool)
@@ -530,7 +533,7 @@ def _robust_circle(points: np.ndarray):
         r = math.sqrt(r2)
         residual = np.abs(np.hypot(points[:, 0] - cx, points[:, 1] - cy) - r)
         result = (cx, cy, r, float(np.sqrt(np.mean(residual[keep] ** 2))))
-        new_keep = residual < max(1.0, 2.5 * float(np.median(residual[keep])))
+        new_keep = residual < max(1.0, 2.5 * _median(residual[keep]))
         if np.array_equal(new_keep, keep):
             break
         keep = new_keep
