@@ -68,6 +68,8 @@ _RAY_STEP_MM = 0.5
 _FRONT_SEED_SPACING_MM = 6.0
 #: Change this big (mm^2) that nothing explains is something on the board we cannot name.
 _UNEXPLAINED_AREA_MM2 = 60.0
+#: Radius (mm) round a space centre checked for change behind a fighter.
+_HIDDEN_CHECK_MM = 8.0
 #: How far round each space (mm) unexplained change matters: a base whose centre is on a
 #: space covers the middle of it, so change only round its edge cannot be one.
 _SPACE_WATCH_MARGIN_MM = 0.0
@@ -219,9 +221,30 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
                 f"the object at ({blob.x_mm:.0f}, {blob.y_mm:.0f}) mm may be a token or a base "
                 f"({blob.diameter_mm:.0f} mm across)"
             )
+    for space_id, base in _hidden_spaces(mask, view, geometry, camera, bases):
+        doubts.append(f"the fighter at ({base.x_mm:.0f}, {base.y_mm:.0f}) mm may hide a fighter on {space_id}")
     for x, y in _unexplained(mask, view, geometry, camera, bases, tokens):
         doubts.append(f"something that is neither a base nor a token is near ({x:.0f}, {y:.0f}) mm")
     return sorted(bases, key=lambda b: b.x_mm), doubts
+
+
+def _hidden_spaces(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases):
+    """Spaces behind a fighter, inside its figure's corridor, where something changed.
+
+    A fighter standing behind another, seen from the camera, hides behind its figure: the
+    change there is explained by that figure, so no base can be told apart. Say so.
+    """
+    for base in bases:
+        ax, ay = camera.away(base.x_mm, base.y_mm)
+        reach = math.hypot(*camera.lean(base.x_mm, base.y_mm, MAX_FIGURE_MM)) + base.radius_mm
+        for space_id, (sx, sy) in geometry.spaces.items():
+            dx, dy = sx - base.x_mm, sy - base.y_mm
+            along = dx * ax + dy * ay
+            lateral = abs(dx * ay - dy * ax)
+            if not (base.radius_mm < along < reach + base.radius_mm and lateral < FIGURE_HALF_WIDTH_MM + 0.15 * along):
+                continue
+            if _disc_coverage(mask, view, sx, sy, _HIDDEN_CHECK_MM) >= 0.3:
+                yield space_id, base
 
 
 def _unexplained(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases, tokens):

@@ -142,7 +142,8 @@ def _read_registered(image, registration, prepared, geometry, settings) -> Arena
         edge = geometry.edge_distance(base.x_mm, base.y_mm)
         if edge < EDGE_MARGIN_MM:
             doubts.append(f"a fighter at ({base.x_mm:.0f}, {base.y_mm:.0f}) mm is on a space outline")
-        fighters.append(FighterReading(space, (base.x_mm, base.y_mm), _confidence(base, edge, registration, settings)))
+        confidence = _confidence(base, edge, registration, settings)
+        fighters.append(FighterReading(space, (float(base.x_mm), float(base.y_mm)), float(confidence)))
     occupied = tuple(sorted({f.space for f in fighters if f.space is not None}, key=_space_sort_key))
     if len(occupied) < sum(1 for f in fighters if f.space is not None):
         doubts.append("two fighters were found on one space")
