@@ -31,8 +31,8 @@ MAX_TOKEN_THICKNESS_MM = 6.0
 #: Tokens are flat discs this size (the spec); bases are 25-28 mm (``settings.base_mm`` ~ 26).
 TOKEN_MIN_MM = 15.0
 TOKEN_MAX_MM = 22.0
-#: Peaks narrower than this radius (mm) are noise, not even a small token.
-MIN_BLOB_RADIUS_MM = 6.0
+#: Peaks narrower than this radius (mm) are noise: a little under the smallest token's.
+MIN_BLOB_RADIUS_MM = TOKEN_MIN_MM / 2 - 1.5
 #: Change score that joins the mask where it touches clear change (score >= 1).
 FAINT_CHANGE = 0.6
 _FAINT_REACH_PX = 17
