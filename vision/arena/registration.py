@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Collection, Mapping
 
 import cv2
 import numpy as np
@@ -25,8 +25,8 @@ MAX_ERROR_FRACTION = 0.08
 #: ... but never demand better than this many pixels (detector noise on small markers).
 MIN_ERROR_PX = 2.5
 
-#: Frames wider than this are searched for markers at reduced size, then refined at full size.
-DETECT_MAX_WIDTH = 1000
+#: Frames wider than this are searched for markers at this width first, then refined at full size.
+DETECT_WIDTH = 640
 
 _DETECTORS: dict[int, cv2.aruco.ArucoDetector] = {}
 
@@ -39,6 +39,17 @@ def aruco_detector() -> cv2.aruco.ArucoDetector:
         detector = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
         _DETECTORS[ARUCO_DICTIONARY] = detector
     return detector
+
+
+def _detect(grey: np.ndarray, scale: float):
+    if scale == 1.0:
+        corners, ids, _ = aruco_detector().detectMarkers(grey)
+        return corners, ids
+    small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    corners, ids, _ = aruco_detector().detectMarkers(small)
+    if ids is not None:
+        corners = [_refine(grey, (quad.reshape(4, 2) + 0.5) / scale - 0.5) for quad in corners]
+    return corners, ids
 
 
 def _refine(grey: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -57,19 +68,19 @@ def to_gray(image: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
 
 
-def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+def detect_markers(image: np.ndarray, *, expected: Collection[int] = ()) -> dict[int, np.ndarray]:
     """All DICT_4X4_50 markers in the image: id -> 4x2 corners (TL, TR, BR, BL) in px.
 
-    Large frames are searched at reduced size (markers there are big enough) and the corners
-    refined on the full image, which is both faster and more precise. An id seen twice is
-    dropped: two candidates for one marker cannot both be right.
+    Large frames are searched at reduced size first (the board's markers are big enough
+    there) with the corners refined on the full frame; if that misses any of the ``expected``
+    ids, the full frame is searched too, so a small or partly hidden marker is not lost.
+    An id seen twice is dropped: two candidates for one marker cannot both be right.
     """
     grey = to_gray(image)
-    scale = min(1.0, DETECT_MAX_WIDTH / grey.shape[1])
-    small = grey if scale == 1.0 else cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    corners, ids, _ = aruco_detector().detectMarkers(small)
-    if scale != 1.0 and ids is not None:
-        corners = [_refine(grey, (quad.reshape(4, 2) + 0.5) / scale - 0.5) for quad in corners]
+    scale = min(1.0, DETECT_WIDTH / grey.shape[1])
+    corners, ids = _detect(grey, scale)
+    if scale < 1.0 and not set(expected) <= set(() if ids is None else ids.ravel().tolist()):
+        corners, ids = _detect(grey, 1.0)
     found: dict[int, np.ndarray] = {}
     duplicated: set[int] = set()
     if ids is not None:
@@ -109,7 +120,7 @@ class Registration:
 def register(image: np.ndarray, geometry: BoardGeometry, *, detected: Mapping[int, np.ndarray] | None = None) -> Registration:
     image_size = (image.shape[1], image.shape[0])
     """Fit and check board mm -> image px from the board's markers in ``image``."""
-    all_found = detect_markers(image) if detected is None else dict(detected)
+    all_found = detect_markers(image, expected=geometry.markers) if detected is None else dict(detected)
     corners = {m: q for m, q in all_found.items() if m in geometry.markers}
     found = tuple(sorted(corners))
     missing = [m for m in sorted(geometry.markers) if m not in corners]
