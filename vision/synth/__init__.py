@@ -1,1 +1,2 @@
-"""Synthetic camera scenes rendered from the product spec, for tests and benchmarks."""
+"""Synthetic camera scenes rendered from the product spec: test and benchmark data, and the
+simulated arena camera that the service shows when it runs with no camera (arena_demo)."""
