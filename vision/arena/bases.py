@@ -68,6 +68,8 @@ _RAY_STEP_MM = 0.5
 _FRONT_SEED_SPACING_MM = 6.0
 #: Change this big (mm^2) that nothing explains is something on the board we cannot name.
 _UNEXPLAINED_AREA_MM2 = 60.0
+#: Blur and fit error (mm) a flat disc's outline may run on beyond its displaced top.
+_FLAT_SLACK_MM = 3.0
 #: Radius (mm) round a space centre checked for change behind a fighter.
 _HIDDEN_CHECK_MM = 8.0
 #: How far round each space (mm) unexplained change matters: a base whose centre is on a
@@ -89,6 +91,7 @@ class Kind(enum.Enum):
 class Evidence(enum.Enum):
     YES = "yes"
     NO = "no"
+    PARTIAL = "partial"  # some change where the figure would be, not a figure's worth
     UNKNOWN = "unknown"  # the camera is so high that a figure stays inside its base
 
 
@@ -106,6 +109,7 @@ class Blob:
     region: int  # connected changed region it belongs to
     coverage: float  # share of the fitted disc (less a blur margin) that changed
     ahead: float = 0.0  # share of a band just in front of the rim (towards the camera) that changed
+    stands_up: bool = False  # the change runs on away from the camera further than a flat disc's
 
     @property
     def diameter_mm(self) -> float:
@@ -154,7 +158,8 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         figure = _figure_evidence(mask, view, camera, x, y, r)
         coverage = _disc_coverage(mask, view, x, y, r - 1.5)
         ahead = _change_ahead(change.score, view, camera, x, y, r)
-        blob = Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead)
+        stands_up = _stands_up(mask, view, camera, x, y, r)
+        blob = Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up)
         if same is None:
             blobs.append(blob)
         else:
@@ -170,14 +175,15 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.UNSURE  # more of the thing lies nearer the camera: this is not its rim
         if blob.coverage < MIN_BASE_COVERAGE:
             return Kind.UNSURE  # the fitted disc is not all changed: two tokens side by side?
-        return Kind.UNSURE if blob.figure is Evidence.NO else Kind.FIGHTER
+        # Seen from low enough, a fighter's figure must show behind its base.
+        return Kind.FIGHTER if blob.figure in (Evidence.YES, Evidence.UNKNOWN) else Kind.UNSURE
     if blob.diameter_mm <= cut - SIZE_MARGIN_MM:  # token-sized
-        if blob.figure is Evidence.YES:
+        if blob.figure is Evidence.YES or blob.stands_up:
             return Kind.UNSURE  # a figure on a base the colour of the board, or a token at a base
         if blob.figure is Evidence.UNKNOWN and blob.tiered >= MAX_TOKEN_TIERED:
             return Kind.UNSURE  # a faint ring round a strong middle: a base round a figure?
         return Kind.TOKEN
-    return {Evidence.YES: Kind.FIGHTER, Evidence.NO: Kind.TOKEN, Evidence.UNKNOWN: Kind.UNSURE}[blob.figure]
+    return {Evidence.YES: Kind.FIGHTER, Evidence.NO: Kind.TOKEN}.get(blob.figure, Kind.UNSURE)
 
 
 def is_disc(blob: Blob, settings: ArenaSettings) -> bool:
@@ -368,7 +374,26 @@ def _figure_evidence(mask, view: BoardView, camera: CameraPosition, x: float, y:
         return Evidence.YES
     if share <= 0.2:
         return Evidence.NO
-    return Evidence.UNKNOWN
+    return Evidence.PARTIAL
+
+
+def _stands_up(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> bool:
+    """Does the change run on away from the camera beyond what a flat disc's top could?
+
+    Seen from high above, a figure on a base the colour of the board looks like a token;
+    but its top, tens of mm up, still shows displaced away from the camera.
+    """
+    ax, ay = camera.away(x, y)
+    allowance = math.hypot(*camera.lean(x, y, MAX_TOKEN_THICKNESS_MM)) + _FLAT_SLACK_MM
+    distances = np.arange(r, r + allowance + 3.0, 1.0)
+    u = np.round((x + ax * distances + view.width_mm / 2) * view.px_per_mm).astype(int)
+    v = np.round((view.height_mm / 2 - (y + ay * distances)) * view.px_per_mm).astype(int)
+    h, w = mask.shape
+    inside = (u >= 0) & (u < w) & (v >= 0) & (v < h)
+    changed = np.zeros(len(distances), bool)
+    changed[inside] = mask[v[inside], u[inside]] > 0
+    beyond = distances > r + allowance
+    return bool(changed[beyond].all()) if beyond.any() else False
 
 
 def _change_ahead(score, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> float:
