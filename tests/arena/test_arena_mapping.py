@@ -1,5 +1,6 @@
 """The mapping: known homographies give the right spaces, and only trustworthy ones are used."""
 
+import cv2
 import numpy as np
 import pytest
 
@@ -7,7 +8,7 @@ from vision.arena.pose import camera_position
 from vision.arena.registration import detect_markers, register
 from vision.synth.arena_scene import make_camera
 
-from tests.arena.arena_scenes import POSES, empty
+from tests.arena.arena_scenes import POSES, empty, render, scene
 
 
 @pytest.mark.parametrize("pose", POSES, ids=lambda p: f"el{p.elevation_deg:g}az{p.azimuth_deg:g}")
@@ -70,3 +71,17 @@ def test_three_markers_that_disagree_give_no_mapping(geometry, wrong):
 def _project(homography, points):
     pts = np.column_stack([points, np.ones(len(points))]) @ np.asarray(homography).T
     return pts[:, :2] / pts[:, 2:3]
+
+
+def test_big_frames_are_searched_small_and_refined_full(geometry):
+    from vision.arena.registration import aruco_detector
+    from vision.synth.arena_scene import CameraPose
+
+    pose = CameraPose(distance_mm=550, elevation_deg=45, azimuth_deg=10, image_size=(1920, 1080), fill=0.6)
+    image = render(scene(pose, hidden=[13]), geometry)
+    quick = detect_markers(image, geometry)
+    corners, ids, _ = aruco_detector().detectMarkers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    full = {int(i): q.reshape(4, 2) for i, q in zip(ids.ravel(), corners)}
+    assert sorted(quick) == sorted(full) == [10, 11, 12]
+    for marker_id in quick:
+        assert np.abs(quick[marker_id] - full[marker_id]).max() < 1.0  # px, on a 1920 px frame

@@ -126,3 +126,11 @@ def test_random_scenes_are_never_wrong_when_ok(geometry):
         else:
             assert reading.error
     assert answered >= 12  # and it does answer most of them
+
+
+def test_a_fighter_hidden_behind_another_is_a_doubt_not_a_miss(geometry):
+    # Seen from in front and low, the figure off the row in front of S5 hides S5's base.
+    pose = POSES[1]
+    minis = [mini(-1, -40, base_mm=27.7), mini(-5, 9, base=(160, 60, 40))]
+    reading = read_arena(render(scene(pose, minis=minis), geometry), empty(geometry, pose), geometry)
+    assert not reading.ok or reading.occupied == ("S5",)

@@ -31,8 +31,8 @@ MAX_TOKEN_THICKNESS_MM = 6.0
 #: Tokens are flat discs this size (the spec); bases are 25-28 mm (``settings.base_mm`` ~ 26).
 TOKEN_MIN_MM = 15.0
 TOKEN_MAX_MM = 22.0
-#: Peaks narrower than this radius (mm) are noise, not even a small token.
-MIN_BLOB_RADIUS_MM = 6.0
+#: Peaks narrower than this radius (mm) are noise: a little under the smallest token's.
+MIN_BLOB_RADIUS_MM = TOKEN_MIN_MM / 2 - 1.5
 #: Change score that joins the mask where it touches clear change (score >= 1).
 FAINT_CHANGE = 0.6
 _FAINT_REACH_PX = 17
@@ -52,6 +52,8 @@ MIN_FIGURE_MM = 25.0
 MAX_FIGURE_MM = 70.0
 #: Half the width of a figure's outline in the board view (wider than a base, at most).
 FIGURE_HALF_WIDTH_MM = 14.0
+#: A base's rim is the front of its object: at most this share of a band in front changed.
+MAX_CHANGE_AHEAD = 0.4
 #: A base is solid: at least this share of its fitted disc changed.
 MIN_BASE_COVERAGE = 0.92
 #: A token is one flat disc: fewer than this share of its rim rays cross a fainter ring.
@@ -66,6 +68,10 @@ _RAY_STEP_MM = 0.5
 _FRONT_SEED_SPACING_MM = 6.0
 #: Change this big (mm^2) that nothing explains is something on the board we cannot name.
 _UNEXPLAINED_AREA_MM2 = 60.0
+#: Blur and fit error (mm) a flat disc's outline may run on beyond its displaced top.
+_FLAT_SLACK_MM = 3.0
+#: Radius (mm) round a space centre checked for change behind a fighter.
+_HIDDEN_CHECK_MM = 8.0
 #: How far round each space (mm) unexplained change matters: a base whose centre is on a
 #: space covers the middle of it, so change only round its edge cannot be one.
 _SPACE_WATCH_MARGIN_MM = 0.0
@@ -85,6 +91,7 @@ class Kind(enum.Enum):
 class Evidence(enum.Enum):
     YES = "yes"
     NO = "no"
+    PARTIAL = "partial"  # some change where the figure would be, not a figure's worth
     UNKNOWN = "unknown"  # the camera is so high that a figure stays inside its base
 
 
@@ -101,6 +108,8 @@ class Blob:
     peak_mm: tuple[float, float]  # where the region is widest
     region: int  # connected changed region it belongs to
     coverage: float  # share of the fitted disc (less a blur margin) that changed
+    ahead: float = 0.0  # share of a band just in front of the rim (towards the camera) that changed
+    stands_up: bool = False  # the change runs on away from the camera further than a flat disc's
 
     @property
     def diameter_mm(self) -> float:
@@ -148,7 +157,9 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
             continue  # the same disc again, fitted no better
         figure = _figure_evidence(mask, view, camera, x, y, r)
         coverage = _disc_coverage(mask, view, x, y, r - 1.5)
-        blob = Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage)
+        ahead = _change_ahead(change.score, view, camera, x, y, r)
+        stands_up = _stands_up(mask, view, camera, x, y, r)
+        blob = Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up)
         if same is None:
             blobs.append(blob)
         else:
@@ -160,16 +171,19 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
     """Fighter, token, or unsure: from the rim size, the figure behind it, and its rings."""
     cut = TOKEN_MAX_MM + (settings.base_mm - 1 - TOKEN_MAX_MM) / 2 + THICKNESS_BIAS_MM
     if blob.diameter_mm >= cut + SIZE_MARGIN_MM:  # base-sized
+        if blob.ahead > MAX_CHANGE_AHEAD:
+            return Kind.UNSURE  # more of the thing lies nearer the camera: this is not its rim
         if blob.coverage < MIN_BASE_COVERAGE:
             return Kind.UNSURE  # the fitted disc is not all changed: two tokens side by side?
-        return Kind.UNSURE if blob.figure is Evidence.NO else Kind.FIGHTER
+        # Seen from low enough, a fighter's figure must show behind its base.
+        return Kind.FIGHTER if blob.figure in (Evidence.YES, Evidence.UNKNOWN) else Kind.UNSURE
     if blob.diameter_mm <= cut - SIZE_MARGIN_MM:  # token-sized
-        if blob.figure is Evidence.YES:
+        if blob.figure is Evidence.YES or blob.stands_up:
             return Kind.UNSURE  # a figure on a base the colour of the board, or a token at a base
         if blob.figure is Evidence.UNKNOWN and blob.tiered >= MAX_TOKEN_TIERED:
             return Kind.UNSURE  # a faint ring round a strong middle: a base round a figure?
         return Kind.TOKEN
-    return {Evidence.YES: Kind.FIGHTER, Evidence.NO: Kind.TOKEN, Evidence.UNKNOWN: Kind.UNSURE}[blob.figure]
+    return {Evidence.YES: Kind.FIGHTER, Evidence.NO: Kind.TOKEN}.get(blob.figure, Kind.UNSURE)
 
 
 def is_disc(blob: Blob, settings: ArenaSettings) -> bool:
@@ -213,9 +227,30 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
                 f"the object at ({blob.x_mm:.0f}, {blob.y_mm:.0f}) mm may be a token or a base "
                 f"({blob.diameter_mm:.0f} mm across)"
             )
+    for space_id, base in _hidden_spaces(mask, view, geometry, camera, bases):
+        doubts.append(f"the fighter at ({base.x_mm:.0f}, {base.y_mm:.0f}) mm may hide a fighter on {space_id}")
     for x, y in _unexplained(mask, view, geometry, camera, bases, tokens):
         doubts.append(f"something that is neither a base nor a token is near ({x:.0f}, {y:.0f}) mm")
     return sorted(bases, key=lambda b: b.x_mm), doubts
+
+
+def _hidden_spaces(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases):
+    """Spaces behind a fighter, inside its figure's corridor, where something changed.
+
+    A fighter standing behind another, seen from the camera, hides behind its figure: the
+    change there is explained by that figure, so no base can be told apart. Say so.
+    """
+    for base in bases:
+        ax, ay = camera.away(base.x_mm, base.y_mm)
+        reach = math.hypot(*camera.lean(base.x_mm, base.y_mm, MAX_FIGURE_MM)) + base.radius_mm
+        for space_id, (sx, sy) in geometry.spaces.items():
+            dx, dy = sx - base.x_mm, sy - base.y_mm
+            along = dx * ax + dy * ay
+            lateral = abs(dx * ay - dy * ax)
+            if not (base.radius_mm < along < reach + base.radius_mm and lateral < FIGURE_HALF_WIDTH_MM + 0.15 * along):
+                continue
+            if _disc_coverage(mask, view, sx, sy, _HIDDEN_CHECK_MM) >= 0.3:
+                yield space_id, base
 
 
 def _unexplained(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases, tokens):
@@ -312,8 +347,8 @@ def _distance_to_segment(px: float, py: float, sx: float, sy: float) -> float:
 
 
 def _near_a_space(blob: Blob, geometry: BoardGeometry) -> bool:
-    x, y = blob.peak_mm
-    return geometry.edge_distance(x, y) < 20 or geometry.space_at(x, y) is not None
+    """Could this disc stand on a space? Its centre (give or take the fit) must be on one."""
+    return geometry.space_at(blob.x_mm, blob.y_mm) is not None or geometry.edge_distance(blob.x_mm, blob.y_mm) < 4
 
 
 def _figure_evidence(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> Evidence:
@@ -339,7 +374,41 @@ def _figure_evidence(mask, view: BoardView, camera: CameraPosition, x: float, y:
         return Evidence.YES
     if share <= 0.2:
         return Evidence.NO
-    return Evidence.UNKNOWN
+    return Evidence.PARTIAL
+
+
+def _stands_up(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> bool:
+    """Does the change run on away from the camera beyond what a flat disc's top could?
+
+    Seen from high above, a figure on a base the colour of the board looks like a token;
+    but its top, tens of mm up, still shows displaced away from the camera.
+    """
+    ax, ay = camera.away(x, y)
+    allowance = math.hypot(*camera.lean(x, y, MAX_TOKEN_THICKNESS_MM)) + _FLAT_SLACK_MM
+    distances = np.arange(r, r + allowance + 3.0, 1.0)
+    u = np.round((x + ax * distances + view.width_mm / 2) * view.px_per_mm).astype(int)
+    v = np.round((view.height_mm / 2 - (y + ay * distances)) * view.px_per_mm).astype(int)
+    h, w = mask.shape
+    inside = (u >= 0) & (u < w) & (v >= 0) & (v < h)
+    changed = np.zeros(len(distances), bool)
+    changed[inside] = mask[v[inside], u[inside]] > 0
+    beyond = distances > r + allowance
+    return bool(changed[beyond].all()) if beyond.any() else False
+
+
+def _change_ahead(score, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> float:
+    """Share of a band just outside the rim, on the camera's side, where anything changed."""
+    ax, ay = camera.away(x, y)
+    angles = math.atan2(-ay, -ax) + np.radians(np.linspace(-35, 35, 8))[:, None]
+    distances = np.array([r + 4.0, r + 6.0, r + 8.0])[None, :]
+    u = (x + np.cos(angles) * distances + view.width_mm / 2) * view.px_per_mm
+    v = (view.height_mm / 2 - (y + np.sin(angles) * distances)) * view.px_per_mm
+    ui, vi = np.round(u).astype(int).ravel(), np.round(v).astype(int).ravel()
+    h, w = score.shape
+    inside = (ui >= 0) & (ui < w) & (vi >= 0) & (vi < h)
+    if not inside.any():
+        return 0.0
+    return float((score[vi[inside], ui[inside]] >= 1.0).mean())
 
 
 def _disc_coverage(mask, view: BoardView, x: float, y: float, r: float) -> float:
@@ -415,7 +484,7 @@ def _front_seeds(mask, view: BoardView, camera: CameraPosition, radius_mm: float
     sv = np.round(vs[front] - ay[front] * radius_mm * ppm).astype(int)
     # One seed per grid cell a few mm wide is enough: each seed fits a whole disc.
     cell = max(1, int(round(_FRONT_SEED_SPACING_MM * ppm)))
-    _, first = np.unique(np.column_stack([su // cell, sv // cell]), axis=0, return_index=True)
+    _, first = np.unique((su // cell) * 1_000_003 + (sv // cell), return_index=True)
     return [(int(su[i]), int(sv[i])) for i in sorted(first)]
 
 
@@ -489,6 +558,10 @@ def _rim_distances(profiles: np.ndarray, inside: np.ndarray):
     return distances, level < _TIER_RATIO * strongest_inside
 
 
+def _median(values: np.ndarray) -> float:
+    return float(np.partition(values, len(values) // 2)[len(values) // 2])
+
+
 def _robust_circle(points: np.ndarray):
     """Least-squares circle (centre, radius, rms) that drops rim points from a touching neighbour."""
     keep = np.ones(len(points), bool)
@@ -508,7 +581,7 @@ def _robust_circle(points: np.ndarray):
         r = math.sqrt(r2)
         residual = np.abs(np.hypot(points[:, 0] - cx, points[:, 1] - cy) - r)
         result = (cx, cy, r, float(np.sqrt(np.mean(residual[keep] ** 2))))
-        new_keep = residual < max(1.0, 2.5 * float(np.median(residual[keep])))
+        new_keep = residual < max(1.0, 2.5 * _median(residual[keep]))
         if np.array_equal(new_keep, keep):
             break
         keep = new_keep

@@ -1,10 +1,10 @@
 """Read which space each fighter stands on, from one image and the empty reference.
 
-Pipeline: register the image by its markers -> warp image and reference to the top-down
-board view -> remove the lighting change -> find compact changed regions -> keep those big
-enough to be a base (tokens are flat discs of at most 22 mm; bases are 25-28 mm with a figure
-standing on them) -> place each base by its front rim (the part nearest the camera, which a
-standing figure never hides) -> name the space under it.
+Pipeline: register the image by its markers (:mod:`registration`) -> recover where the
+camera is (:mod:`pose`) -> warp image and reference to the top-down board view and remove the
+lighting change (:mod:`topdown`) -> fit discs to the changed regions by their rim facing the
+camera, tell bases from tokens and figures, and list what cannot be explained
+(:mod:`bases`) -> name the space under each base. Any doubt makes the reading ``ok: false``.
 """
 
 from __future__ import annotations
@@ -142,7 +142,8 @@ def _read_registered(image, registration, prepared, geometry, settings) -> Arena
         edge = geometry.edge_distance(base.x_mm, base.y_mm)
         if edge < EDGE_MARGIN_MM:
             doubts.append(f"a fighter at ({base.x_mm:.0f}, {base.y_mm:.0f}) mm is on a space outline")
-        fighters.append(FighterReading(space, (base.x_mm, base.y_mm), _confidence(base, edge, registration, settings)))
+        confidence = _confidence(base, edge, registration, settings)
+        fighters.append(FighterReading(space, (float(base.x_mm), float(base.y_mm)), float(confidence)))
     occupied = tuple(sorted({f.space for f in fighters if f.space is not None}, key=_space_sort_key))
     if len(occupied) < sum(1 for f in fighters if f.space is not None):
         doubts.append("two fighters were found on one space")

@@ -25,8 +25,9 @@ MAX_ERROR_FRACTION = 0.08
 #: ... but never demand better than this many pixels (detector noise on small markers).
 MIN_ERROR_PX = 2.5
 
-#: Frames wider than this are searched for markers at reduced size, then refined at full size.
-DETECT_MAX_WIDTH = 1000
+#: Frames wider than this are searched for markers at this width first (a marker of the
+#: board is still some 30 px there), then refined at full size.
+DETECT_WIDTH = 640
 
 _DETECTORS: dict[int, cv2.aruco.ArucoDetector] = {}
 
@@ -39,6 +40,52 @@ def aruco_detector() -> cv2.aruco.ArucoDetector:
         detector = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
         _DETECTORS[ARUCO_DICTIONARY] = detector
     return detector
+
+
+def _look_again(grey: np.ndarray, corners: list, ids, geometry: BoardGeometry):
+    seen = {} if ids is None else {int(i): q.reshape(4, 2) for i, q in zip(ids.ravel(), corners)}
+    missing = [m for m in geometry.markers if m not in seen]
+    if not missing:
+        return corners, ids
+    board_ids = [m for m in seen if m in geometry.markers]
+    if len(board_ids) < MIN_MARKERS:
+        return _detect(grey, 1.0)
+    board = np.concatenate([geometry.marker_corners(m) for m in board_ids])
+    image = np.concatenate([seen[m] for m in board_ids])
+    homography, _ = cv2.findHomography(board, image, 0)
+    if homography is None:
+        return _detect(grey, 1.0)
+    h, w = grey.shape
+    extra_corners, extra_ids = [], []
+    for marker_id in missing:
+        x, y, size = geometry.markers[marker_id]
+        around = np.array([[x + dx * size, y + dy * size] for dx in (-1, 1) for dy in (-1, 1)])
+        box = cv2.perspectiveTransform(around.reshape(-1, 1, 2), homography).reshape(-1, 2)
+        x0, y0 = np.floor(box.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(box.max(axis=0)).astype(int)
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            continue  # off the frame
+        found, found_ids, _ = aruco_detector().detectMarkers(np.ascontiguousarray(grey[y0:y1, x0:x1]))
+        for quad, found_id in zip(found, [] if found_ids is None else found_ids.ravel()):
+            if int(found_id) == marker_id:
+                extra_corners.append(quad.reshape(1, 4, 2) + [x0, y0])
+                extra_ids.append(marker_id)
+    if not extra_ids:
+        return corners, ids
+    all_ids = np.array(([] if ids is None else ids.ravel().tolist()) + extra_ids).reshape(-1, 1)
+    return corners + extra_corners, all_ids
+
+
+def _detect(grey: np.ndarray, scale: float):
+    if scale == 1.0:
+        corners, ids, _ = aruco_detector().detectMarkers(grey)
+        return corners, ids
+    small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    corners, ids, _ = aruco_detector().detectMarkers(small)
+    if ids is not None:
+        corners = [_refine(grey, (quad.reshape(4, 2) + 0.5) / scale - 0.5) for quad in corners]
+    return corners, ids
 
 
 def _refine(grey: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -57,19 +104,20 @@ def to_gray(image: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
 
 
-def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+def detect_markers(image: np.ndarray, geometry: BoardGeometry | None = None) -> dict[int, np.ndarray]:
     """All DICT_4X4_50 markers in the image: id -> 4x2 corners (TL, TR, BR, BL) in px.
 
-    Large frames are searched at reduced size (markers there are big enough) and the corners
-    refined on the full image, which is both faster and more precise. An id seen twice is
-    dropped: two candidates for one marker cannot both be right.
+    Large frames are searched at reduced size first (the board's markers are big enough
+    there), with the corners refined on the full frame. Given the layout, a marker of it not
+    found that way is looked for again at full size: only where the others say it must be
+    when three or more were found, else in the whole frame. An id seen twice is dropped: two
+    candidates for one marker cannot both be right.
     """
     grey = to_gray(image)
-    scale = min(1.0, DETECT_MAX_WIDTH / grey.shape[1])
-    small = grey if scale == 1.0 else cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    corners, ids, _ = aruco_detector().detectMarkers(small)
-    if scale != 1.0 and ids is not None:
-        corners = [_refine(grey, (quad.reshape(4, 2) + 0.5) / scale - 0.5) for quad in corners]
+    scale = min(1.0, DETECT_WIDTH / grey.shape[1])
+    corners, ids = _detect(grey, scale)
+    if scale < 1.0 and geometry is not None:
+        corners, ids = _look_again(grey, list(corners), ids, geometry)
     found: dict[int, np.ndarray] = {}
     duplicated: set[int] = set()
     if ids is not None:
@@ -109,7 +157,7 @@ class Registration:
 def register(image: np.ndarray, geometry: BoardGeometry, *, detected: Mapping[int, np.ndarray] | None = None) -> Registration:
     image_size = (image.shape[1], image.shape[0])
     """Fit and check board mm -> image px from the board's markers in ``image``."""
-    all_found = detect_markers(image) if detected is None else dict(detected)
+    all_found = detect_markers(image, geometry) if detected is None else dict(detected)
     corners = {m: q for m, q in all_found.items() if m in geometry.markers}
     found = tuple(sorted(corners))
     missing = [m for m in sorted(geometry.markers) if m not in corners]

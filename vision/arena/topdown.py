@@ -138,7 +138,7 @@ def _lighting_field(ratio: np.ndarray, usable: np.ndarray) -> np.ndarray:
         chosen = design[inliers]
         coefficients = np.linalg.solve(chosen.T @ chosen + 1e-9 * np.eye(4), chosen.T @ samples[inliers])
         residual = _channel_max(np.abs(samples - design @ coefficients))
-        spread = max(0.03, 2.5 * 1.4826 * float(np.median(residual)))
+        spread = max(0.03, 2.5 * 1.4826 * float(np.partition(residual, len(residual) // 2)[len(residual) // 2]))
         inliers = residual < spread
         if inliers.sum() < 50:
             break
