@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import http.server
 import shutil
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -62,3 +64,23 @@ def public_deploy(public_dir) -> Path:
     for path in [public_dir / "checkout", *copy.rglob("*"), copy]:
         path.chmod(0o755 if path.is_dir() or path.stat().st_mode & 0o100 else 0o644)
     return copy
+
+
+@pytest.fixture
+def health_server():
+    """A local HTTP server answering 200 on /api/health and 503 elsewhere: a stand-in dashboard."""
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200 if self.path == "/api/health" else 503)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+    thread.join()

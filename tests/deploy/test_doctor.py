@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-import http.server
 import json
-import threading
 from types import SimpleNamespace
 
 import pytest
@@ -449,25 +447,6 @@ def test_default_try_write_and_read_text(tmp_path):
 
 def test_default_run_reports_the_exit_code_and_output():
     assert doctor.Probes().run(["sh", "-c", "echo LoadState=loaded; exit 3"]) == (3, "LoadState=loaded\n")
-
-
-@pytest.fixture
-def health_server():
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            self.send_response(200 if self.path == "/api/health" else 503)
-            self.end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
-    thread.join()
 
 
 def test_default_http_get_returns_the_status(health_server):

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import http.server
 import os
 import socket
 import subprocess
-import threading
 from pathlib import Path
 
 import pytest
@@ -51,22 +49,8 @@ def fake_browser(tmp_path) -> tuple[Path, Path]:
 
 
 @pytest.fixture
-def dashboard():
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            self.send_response(200 if self.path == "/api/health" else 404)
-            self.end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
-    thread.join()
+def dashboard(health_server):
+    return f"{health_server}/"
 
 
 def launch(url: str, bin_dir: Path, wait: str) -> subprocess.CompletedProcess:
