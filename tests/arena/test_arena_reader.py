@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from vision.arena import ArenaInputError, ArenaSettings, prepare_reference, read_arena
+from vision.arena import ArenaInputError, prepare_reference, read_arena
 from vision.synth.arena_scene import Lighting, nudged, random_match_scene, render_scene
 
 from tests.arena.arena_scenes import POSES, empty, mini, render, scene, token
