@@ -55,15 +55,16 @@ class Client:
 
 
 class Server:
-    def __init__(self, data_dir: Path, log_path: Path):
+    def __init__(self, data_dir: Path, log_path: Path, *, host: str = "127.0.0.1"):
         self.port = free_port()
+        self.host = host
         self.data_dir, self.log_path = data_dir, log_path
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
         with open(self.log_path, "a") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "assistant", "serve", "--simulate", "--host", "127.0.0.1",
+                [sys.executable, "-m", "assistant", "serve", "--simulate", "--host", self.host,
                  "--port", str(self.port), "--data-dir", str(self.data_dir)],
                 cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
                 env={**os.environ, "PYTHONPATH": str(ROOT)},

@@ -66,3 +66,22 @@ def test_errors_for_missing_file_and_unknown_match(tmp_path, capsys):
 def test_matches_without_subcommand_prints_help(capsys):
     code, _, err = run(capsys, "matches")
     assert code == 2 and "list" in err
+
+
+def test_serve_on_the_lan_announces_knockdown_local_and_prints_a_qr_code(tmp_path):
+    import time
+
+    from tests.service.live_server import Server
+
+    server = Server(tmp_path / "data", tmp_path / "serve.log", host="0.0.0.0")
+    server.start()
+    try:
+        deadline = time.monotonic() + 15
+        log = ""
+        while time.monotonic() < deadline and "knockdown.local" not in log and "mDNS not available" not in log:
+            time.sleep(0.1)
+            log = server.log_path.read_text()
+        assert f"announced as http://knockdown.local:{server.port}/" in log, log
+        assert "Referee PIN:" in log and "█" in log  # the console QR code of the dashboard URL
+    finally:
+        assert server.terminate() == 0

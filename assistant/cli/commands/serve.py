@@ -83,7 +83,7 @@ def run(args) -> int:
         print(f"Referee PIN: {app.config['REFEREE_PIN']}", flush=True)
         print(qr_text(url), end="", flush=True)
         if not args.no_mdns and config.host not in ("127.0.0.1", "localhost"):
-            announcing = _announce(server.effective_port)
+            announcing = _announce(int(server.effective_port))  # waitress reports it as text
         logging.getLogger("knockdown.service").info("ready in %.2f s", time.monotonic() - began)
         server.run()
     except KeyboardInterrupt:
