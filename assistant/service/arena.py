@@ -182,6 +182,9 @@ class ArenaMonitor:
             if self.camera is None:
                 out.update(state="off", messages=["no arena camera"])
                 return out
+            if self._layout_id is None:
+                out.update(state="idle", messages=["no match yet"])
+                return out
             if self._watcher is None:
                 out.update(state="not_calibrated", messages=["the arena camera is not calibrated for this layout"])
                 return out

@@ -173,3 +173,10 @@ def test_health_lists_each_camera_with_its_fps(arena_api):
     camera.is_open = True
     health = spectator.get("/api/health").get_json()
     assert health["cameras"] == [{"name": "arena", "fps": 9.7, "open": True}]
+
+
+def test_before_any_match_the_arena_is_idle_not_uncalibrated(tmp_path):
+    monitor = ArenaMonitor(camera=TableCamera(), data_dir=tmp_path)
+    assert monitor.view()["state"] == "idle"
+    with pytest.raises(ArenaError, match="start a match first"):
+        monitor.calibrate()

@@ -97,7 +97,7 @@ async function refreshHealth() {
     // health.arena: {state, agrees, messages} when the service has an arena monitor.
     const arena = health.arena;
     pill("h-arena", !arena ? "arena check n/a" : arena.agrees ? "arena ✓ camera agrees" : `arena: ${arena.state.replace("_", " ")}`,
-      !arena || ["off", "not_calibrated", "waiting"].includes(arena.state) ? null : arena.agrees);
+      !arena || ["off", "idle", "not_calibrated", "waiting"].includes(arena.state) ? null : arena.agrees);
   } catch (error) {
     pill("h-store", "service unreachable", false);
   }
