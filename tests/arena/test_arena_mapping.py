@@ -80,7 +80,12 @@ def test_big_frames_are_searched_small_and_refined_full(geometry):
     pose = CameraPose(distance_mm=550, elevation_deg=45, azimuth_deg=10, image_size=(1920, 1080), fill=0.6)
     image = render(scene(pose, hidden=[13]), geometry)
     quick = detect_markers(image, geometry)
-    corners, ids, _ = aruco_detector().detectMarkers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    # The reference: a full-size search with sub-pixel corners (without refinement, corner
+    # precision differs between OpenCV 4.x, which the Pi runs, and 5.x).
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    reference = cv2.aruco.ArucoDetector(aruco_detector().getDictionary(), params)
+    corners, ids, _ = reference.detectMarkers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
     full = {int(i): q.reshape(4, 2) for i, q in zip(ids.ravel(), corners)}
     assert sorted(quick) == sorted(full) == [10, 11, 12]
     for marker_id in quick:
