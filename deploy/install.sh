@@ -4,6 +4,7 @@
 #   sudo deploy/install.sh             install or upgrade; safe to re-run
 #   deploy/install.sh --dry-run        print every decision and command, change nothing
 #   sudo deploy/install.sh --only unit,config    run only some steps (names below)
+#   deploy/install.sh --print-pins     the numpy/opencv pins (the test suite uses them too)
 #
 # Upgrade: git pull && sudo deploy/install.sh  (keeps /etc/knockdown and /var/lib/knockdown).
 # Steps, in order: packages user dirs source venv app config unit.
@@ -52,6 +53,11 @@ while [ "$#" -gt 0 ]; do
             shift
             ;;
         --only=*) ONLY="${1#--only=}" ;;
+        --print-pins)
+            # The pins, one per line, for the test suite's run on the Pi's library versions.
+            printf '%s\n' "${PIN_REQUIREMENTS[@]}"
+            exit 0
+            ;;
         -h | --help)
             usage
             exit 0
