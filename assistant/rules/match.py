@@ -102,7 +102,7 @@ class Match:
                 self._adjust(etype, event)
             else:
                 getattr(self, "_on_" + etype)(event)
-        except IllegalAction:
+        except BaseException:  # IllegalAction, or a bug: either way the current state stays as it was
             self._s = self._state
             raise
         self._stack.append(self._state)
