@@ -253,6 +253,17 @@ class RefereeService:
         with self.lock:
             return list(self._require_match().legal_actions())
 
+    def reveal_options(self) -> dict | None:
+        """What the table may turn up now (skill deals, Attack cards): physical, not a decision."""
+        with self.lock:
+            options = getattr(self._match, "reveal_options", None)
+            return options() if options is not None else None
+
+    def is_custom_deck(self) -> bool:
+        """Whether the current match's cards are entered at the table by their printed values."""
+        setup = getattr(self._match, "setup", None)
+        return bool(setup is not None and setup.deck.custom)
+
     def health(self) -> dict:
         return {
             "status": "ok",

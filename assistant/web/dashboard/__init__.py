@@ -101,17 +101,11 @@ def catalog():
 def table_extras():
     """What ``GET /api/legal`` leaves out: skill deals, and whether cards are entered by hand."""
     svc = service()
-    state = svc.state()
-    snapshot = state.get("snapshot") or {}
-    reveal, custom_deck = None, False
-    if state["match"]:
-        match_id = state["match"]["id"]
-        row = svc.store.match(match_id)
-        custom_deck = "custom" in ((row.header.get("setup") or {}).get("deck") or {})
-        if snapshot.get("phase") == "skill_draft":
-            # The draft is at most a handful of events in, so replaying it here is cheap.
-            reveal = svc.engine.replay(row.header, svc.store.events(match_id)).reveal_options()
-    return jsonify(version=state["version"], reveal=reveal, custom_deck=custom_deck)
+    reveal = svc.reveal_options()
+    # Only skill deals: Attack card reveals are already among /api/legal's actions.
+    if reveal is not None and reveal.get("kind") != "skills":
+        reveal = None
+    return jsonify(version=svc.version, reveal=reveal, custom_deck=svc.is_custom_deck())
 
 
 @bp.get("/dashboard/api/system")
