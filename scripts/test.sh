@@ -30,7 +30,8 @@ run_pytest .venv/bin/python "$@"
 
 # The Pi runs Bookworm's numpy 1.24 with the opencv that deploy/install.sh pins for it, not
 # the newest wheels this venv has: run everything but the browser tests on that pair too.
-# KNOCKDOWN_SKIP_PI_STACK=1 skips this second pass (for a quick local run).
+# KNOCKDOWN_SKIP_PI_STACK=1 skips this second pass (for a quick local run), and so does
+# giving pytest arguments (a run of chosen tests).
 if [ "${KNOCKDOWN_SKIP_PI_STACK:-0}" != 1 ] && [ "$#" -eq 0 ]; then
     echo "==> the suite again on the Pi's library versions (.venv-pi)"
     if [ ! -x .venv-pi/bin/python ]; then

@@ -10,7 +10,6 @@ import itertools
 from typing import TYPE_CHECKING, Any
 
 from assistant.rules.schema import AttackType
-from assistant.rules.setup import CANDLE
 
 if TYPE_CHECKING:  # pragma: no cover
     from assistant.rules.match import Match
@@ -145,5 +144,3 @@ def _blocks(m: "Match", pend: dict[str, Any]) -> list[dict[str, Any]]:
             ]
     return out
 
-
-__all__ = ["legal_actions", "CANDLE"]

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import firmware_config
+from assistant import boxes, rules
 from assistant.hardware.board import RefereeBoard
 from assistant.hardware.cameras import open_camera
 from assistant.knockdown import KnockdownFlow
@@ -35,8 +36,6 @@ class RulesEngine:
     """Adapter from the service's Engine seam to :mod:`assistant.rules` and :mod:`assistant.boxes`."""
 
     def __init__(self, *, defaults: dict | None = None):
-        from assistant import boxes, rules
-
         self._rules = rules
         self._boxes = boxes
         # [match] defaults from the config: used where a new match does not say.
