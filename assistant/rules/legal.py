@@ -44,23 +44,21 @@ def legal_actions(m: "Match") -> list[dict[str, Any]]:
         if s.combo["steps"]:
             out.append({"type": "end_combo", "player": p})
         return out
+    here = s.players[p].space
     out += _moves(m, p)
-    out += [{"type": "attack", "player": p, "card": c} for c in sorted(set(s.row))]
+    row = s.row
+    out += [{"type": "attack", "player": p, "card": c} for c in (sorted(set(row)) if len(row) > 1 else row)]
     if m._combo_options(p, used=()):
         out.append({"type": "combo", "player": p})
-    arena = m.setup.arena
-    here = s.players[p].space
-    if arena.has_mark(here, "corridor"):
-        out += [
-            {"type": "corridor", "player": p, "to": sp}
-            for sp in arena.spaces_with("corridor") if sp != here and m._free(sp)
-        ]
+    if here in m._corridors:
+        out += [{"type": "corridor", "player": p, "to": sp} for sp in m._corridors if sp != here and m._free(sp)]
     return out
 
 
 def _moves(m: "Match", p: int) -> list[dict[str, Any]]:
-    here = m._s.players[p].space
-    return [{"type": "move", "player": p, "to": n} for n in m.setup.arena.neighbours[here] if m._free(n)]
+    players = m._s.players
+    other = players[1 - p].space  # the only fighter that can be in the way
+    return [{"type": "move", "player": p, "to": n} for n in m.setup.arena.neighbours[players[p].space] if n != other]
 
 
 def _skill_draft(m: "Match") -> list[dict[str, Any]]:

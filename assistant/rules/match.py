@@ -19,11 +19,14 @@ import itertools
 import json
 from typing import Any, Iterable
 
+from assistant.rules.costs import CostBook, remember
 from assistant.rules.effects import EFFECT_OPS
-from assistant.rules.errors import IllegalAction, InvalidData, RecordError
-from assistant.rules.events import ADJUSTMENTS, check_shape
+from assistant.rules.errors import IllegalAction, InvalidData, MalformedEvent, RecordError
+from assistant.rules.events import ADJUSTMENTS, SCHEMA, check_shape
+from assistant.rules.legal import legal_actions
 from assistant.rules.schema import AttackCard, AttackType, CostItem, Range, SpecialAttack, parse_model
 from assistant.rules.setup import CANDLE, Setup
+from assistant.rules.snapshot import snapshot
 from assistant.rules.state import PlayerState, State
 
 RECORD_FORMAT = "knockdown-match"
@@ -31,6 +34,7 @@ RECORD_VERSION = 1
 HAND_LIMIT = 6
 ROW_SIZE = 4
 ACTIONS_PER_TURN = 2
+CHECKPOINT_EVERY = 32  # the unchecked path keeps a state to replay from this often
 CUSTOM = "?"  # deck key for cards of a custom deck not yet revealed
 
 CANDLE_CARD = AttackCard(name=CANDLE, candle=True, text="Fading Menhir: discard, move the Candle tokens")
@@ -56,11 +60,10 @@ class Match:
         # What each event caused, in words (derived, so it lives beside the states, not in them).
         self._logs: list[list[dict[str, Any]]] = []
         self._new_log: list[dict[str, Any]] = []
-        self._symbol_cache: dict[str, tuple[str, ...]] = {}
-        # Memos of pure functions of (hand, cost, positions): hands repeat a lot within a match.
-        self._payment_memo: dict[tuple, tuple[tuple[str, ...], ...]] = {}
-        self._combo_memo: dict[tuple, bool] = {}
-        self._hand_symbol_memo: dict[tuple[str, ...], frozenset[str]] = {}
+        self._symbol_cache: dict[str, tuple[str, ...]] = {}  # catalog cards only (custom ones can change on undo)
+        self._book = CostBook.of(setup, lambda: self._catalog.values())
+        self._dangerous_edges = bool(setup.arena.spaces_with("dangerous_edge"))
+        self._corridors = tuple(setup.arena.spaces_with("corridor"))
         self._state = self._initial_state()
         self._s = self._state
         self._event: Any = None
@@ -79,6 +82,11 @@ class Match:
         return tuple(self._events)
 
     @property
+    def event_count(self) -> int:
+        """How many events the match has folded (``len(events)`` without copying them)."""
+        return len(self._events)
+
+    @property
     def state(self) -> State:
         """The current state (read-only by convention; use snapshot() for a JSON view)."""
         return self._state
@@ -88,20 +96,16 @@ class Match:
         return self._state.phase == "finished"
 
     def apply(self, event: dict[str, Any]) -> None:
-        """Check and apply one event, or raise IllegalAction and change nothing."""
+        """Check and apply one event, or raise IllegalAction and change nothing.
+
+        The checked path: the event's shape is checked, the engine keeps its own copy, and the
+        rules run on a copy of the state, so the state a caller holds never changes.
+        """
         etype = check_shape(event)
         event = _own(event)
         s = self._state.clone()
-        self._s = s
-        self._event = event
-        self._new_log = []
         try:
-            if s.phase == "finished":
-                self._reject("End of the Round", "the match is over")
-            if etype in ADJUSTMENTS:
-                self._adjust(etype, event)
-            else:
-                getattr(self, "_on_" + etype)(event)
+            self._run(s, event, etype)
         except BaseException:  # IllegalAction, or a bug: either way the current state stays as it was
             self._s = self._state
             raise
@@ -112,14 +116,68 @@ class Match:
 
     push = apply
 
+    def apply_unchecked(self, event: dict[str, Any]) -> None:
+        """Apply an event taken from ``legal_actions()`` (or ``reveal_options()``) of this state.
+
+        The unchecked path, for simulation and search (like python-chess's ``push`` beside
+        ``push_san``): no shape check, no private copy of the event (do not change it
+        afterwards), and the current state object changes in place. The rules still run, and an
+        event that breaks one still raises and leaves the match as it was: the state is then
+        rebuilt from the last checkpoint. ``pop()`` rebuilds the same way (an undo is a replay).
+        """
+        s = self._state
+        n = len(self._events)
+        # Every CHECKPOINT_EVERY events, keep a copy to replay from; otherwise nothing.
+        self._stack.append(s.clone() if n % CHECKPOINT_EVERY == 0 else None)
+        try:
+            self._run(s, event, event["type"])
+        except BaseException as err:
+            self._stack.pop()
+            self._state = self._s = self._state_at(n)
+            if isinstance(err, Exception):
+                try:
+                    check_shape(event)  # a malformed event is named as such, not by what it broke
+                except MalformedEvent as bad:
+                    raise bad from None
+            raise
+        self._events.append(event)
+        self._logs.append(self._new_log)
+
+    def _run(self, s: State, event: dict[str, Any], etype: str) -> None:
+        """Fold one event into ``s`` in place (the rules; the callers own the copying)."""
+        self._s = s
+        self._event = event
+        self._new_log = []
+        if s.phase == "finished":
+            self._reject("End of the Round", "the match is over")
+        if etype in ADJUSTMENTS:
+            self._adjust(etype, event)
+        else:
+            _HANDLERS[etype](self, event)
+
+    def _state_at(self, n: int) -> State:
+        """The state after the first ``n`` events, replayed from the nearest kept state."""
+        j = n
+        while j > 0 and (j >= len(self._stack) or self._stack[j] is None):
+            j -= 1
+        base = self._stack[j] if j < len(self._stack) and self._stack[j] is not None else None
+        s = base.clone() if base is not None else self._initial_state()
+        saved = self._new_log
+        for event in self._events[j:n]:
+            self._run(s, event, event["type"])
+        self._new_log = saved
+        self._s = s
+        return s
+
     def pop(self) -> dict[str, Any]:
         """Undo the last event and return it."""
         if not self._events:
             raise IndexError("pop from a match with no events")
-        self._state = self._stack.pop()
-        self._s = self._state
+        before = self._stack.pop()
+        event = self._events.pop()
         self._logs.pop()
-        return self._events.pop()
+        self._state = self._s = before if before is not None else self._state_at(len(self._events))
+        return event
 
     def copy(self) -> "Match":
         other = Match.__new__(Match)
@@ -127,6 +185,8 @@ class Match:
         other._events = self._events[:]
         other._stack = self._stack[:]
         other._logs = self._logs[:]
+        # The unchecked path changes the current state in place: each match needs its own.
+        other._state = other._s = self._state.clone()
         return other
 
     @classmethod
@@ -238,7 +298,8 @@ class Match:
         return False
 
     def _free(self, space: str) -> bool:
-        return all(p.space != space for p in self._s.players)
+        a, b = self._s.players
+        return a.space != space and b.space != space
 
     def _sorted_spaces(self, spaces: Iterable[str]) -> list[str]:
         return sorted(spaces, key=self.setup.arena.index.__getitem__)
@@ -359,8 +420,19 @@ class Match:
     def _symbols(self, card: str) -> tuple[str, ...]:
         cached = self._symbol_cache.get(card)
         if cached is None:
-            cached = self._symbol_cache[card] = self._card(card).symbols
+            cached = self._card(card).symbols
+            if card in self._catalog:
+                self._symbol_cache[card] = cached
         return cached
+
+    def _hand_code(self, hand: Iterable[str]) -> int:
+        """The hand's symbols, packed (see assistant.rules.costs)."""
+        codes = self._book.card_codes
+        code = 0
+        for c in hand:
+            k = codes.get(c)
+            code += self._book.code(self._symbols(c)) if k is None else k
+        return code
 
     # ------------------------------------------------------------------ payments
     def _pays(self, cost: tuple[CostItem, ...], cards: list[str]) -> bool:
@@ -394,38 +466,37 @@ class Match:
 
         return assign(0)
 
-    def _payments(self, player: int, cost: tuple[CostItem, ...], *, first_only: bool = False) -> list[list[str]]:
-        """Every distinct way (by card names) to pay the cost from hand; with first_only, at most one."""
+    def _payments(self, player: int, cost: tuple[CostItem, ...]) -> list[list[str]]:
+        """Every distinct way (by card names) to pay the cost from hand."""
         if not cost:
             return [[]]
-        hand = sorted(self._s.players[player].hand)
-        key = (tuple(hand), cost)
-        memo = self._payment_memo.get(key)
+        hand = tuple(sorted(self._s.players[player].hand))
+        # Shared with the set-up's other matches, so only for hands of catalog cards.
+        shared = all(c in self._catalog for c in hand)
+        key = (hand, id(cost))
+        memo = self._book.payments.get(key) if shared else None
         if memo is not None:
             return [list(p) for p in memo]
-        # A quick refusal: some cost symbol no card in hand can pay.
-        symbols = self._hand_symbols(key[0])
-        if "wild" not in symbols and not all("wild" in i.any_of or symbols & set(i.any_of) for i in cost):
-            self._payment_memo[key] = ()
-            return []
         out: list[list[str]] = []
-        seen: set[tuple[str, ...]] = set()
-        for size in range(max(1, (len(cost) + 1) // 2), min(len(cost), len(hand)) + 1):
-            for combo in itertools.combinations(hand, size):
-                if combo in seen:
-                    continue
-                seen.add(combo)
-                if self._pays(cost, list(combo)):
-                    out.append(list(combo))
-                    if first_only:
-                        return out
-        if len(self._payment_memo) > 20_000:  # bounded: hands repeat a lot within a match
-            self._payment_memo.clear()
-        self._payment_memo[key] = tuple(tuple(p) for p in out)
+        if self._can_pay(player, cost):
+            # Every card paid must pay a symbol, so only cards with a symbol the cost takes.
+            takes = {sym for item in cost for sym in item.any_of}
+            useful = [c for c in hand if any(sym == "wild" or "wild" in takes or sym in takes
+                                             for sym in self._symbols(c))]
+            seen: set[tuple[str, ...]] = set()
+            for size in range(max(1, (len(cost) + 1) // 2), min(len(cost), len(useful)) + 1):
+                for combo in itertools.combinations(useful, size):
+                    if combo not in seen:
+                        seen.add(combo)
+                        if self._pays(cost, list(combo)):
+                            out.append(list(combo))
+        if shared:
+            remember(self._book.payments, key, tuple(tuple(p) for p in out))
         return out
 
     def _can_pay(self, player: int, cost: tuple[CostItem, ...]) -> bool:
-        return bool(self._payments(player, cost, first_only=True))
+        """Whether some cards in hand pay the cost (only the hand's symbols matter)."""
+        return not cost or self._book.can_pay(self._hand_code(self._s.players[player].hand), cost)
 
     def _take_payment(self, player: int, cost: tuple[CostItem, ...], pay: list[str], rule: str, what: str) -> None:
         hand = list(self._s.players[player].hand)
@@ -717,27 +788,17 @@ class Match:
     def _combo_options(self, p: int, used: Iterable[str]) -> bool:
         """Whether a Combo could do anything now (a Dash card, or an affordable Special in range)."""
         s = self._s
-        key = (p, tuple(sorted(s.players[p].hand)), tuple(used), s.players[0].space, s.players[1].space)
-        known = self._combo_memo.get(key)
+        book = self._book
+        code = self._hand_code(s.players[p].hand)
+        key = (p, code, tuple(used), s.players[0].space, s.players[1].space)
+        known = book.combos.get(key)
         if known is None:
-            fighter = self.setup.fighters[p]
-            known = "dash" in self._hand_symbols(key[1]) or any(
+            known = book.count(code, "dash") > 0 or any(
                 sp.type is not AttackType.REACTION and sp.name not in key[2] and self._in_range(sp.range, p)
-                and self._can_pay(p, sp.cost)
-                for sp in fighter.specials
+                and book.can_pay(code, sp.cost)
+                for sp in self.setup.fighters[p].specials
             )
-            if len(self._combo_memo) > 20_000:
-                self._combo_memo.clear()
-            self._combo_memo[key] = known
-        return known
-
-    def _hand_symbols(self, hand: tuple[str, ...]) -> frozenset[str]:
-        known = self._hand_symbol_memo.get(hand)
-        if known is None:
-            known = frozenset(sym for c in hand for sym in self._symbols(c))
-            if len(self._hand_symbol_memo) > 20_000:
-                self._hand_symbol_memo.clear()
-            self._hand_symbol_memo[hand] = known
+            remember(book.combos, key, known)
         return known
 
     def _on_special(self, e: dict[str, Any]) -> None:
@@ -811,7 +872,8 @@ class Match:
         """Run the action being resolved until it needs a player's input or is done."""
         s = self._s
         while s.ctx is not None and s.pending is None and s.phase == "playing":
-            getattr(self, f"_{s.ctx['kind']}_{s.ctx['stage']}")()
+            ctx = s.ctx
+            _STAGES[ctx["kind"], ctx["stage"]](self)
 
     def _reaction_options(self, player: int, trigger: str) -> list[SpecialAttack]:
         return [sp for sp in self._reactions[player].get(trigger, ()) if self._can_pay(player, sp.cost)]
@@ -853,12 +915,14 @@ class Match:
             self._log("reaction", "the entire Attack Sequence is ignored")
             return
         d = ctx["defender"]
-        if ctx["type"] == AttackType.STRIKE.value and self._block_cards(d):
+        if ctx["type"] == AttackType.STRIKE.value and any("block" in self._symbols(c) for c in s.players[d].hand):
             s.pending = {"kind": "block", "player": d, "attack": ctx["name"],
                          "heavy": ctx["heavy"] + self._edge_bonus(), "light": ctx["light"]}
 
     def _edge_bonus(self) -> int:
         """Siege Storm Dangerous Edges: +1 heavy when attacked on one from an adjacent space."""
+        if not self._dangerous_edges:
+            return 0
         s = self._s
         ctx = s.ctx
         dspace = s.players[ctx["defender"]].space
@@ -1230,14 +1294,20 @@ class Match:
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[dict[str, Any]]:
         """Every decision event legal now (reveals are listed by card name; skill deals are physical)."""
-        from assistant.rules.legal import legal_actions
-
         return legal_actions(self)
 
     def snapshot(self) -> dict[str, Any]:
-        from assistant.rules.snapshot import snapshot
-
         return snapshot(self)
+
+
+# Event type -> handler, and (action kind, stage) -> step of the resolution driver: looked up
+# once here rather than by building method names for every event.
+_HANDLERS = {t: getattr(Match, "_on_" + t) for t in SCHEMA if t not in ADJUSTMENTS}
+_STAGES = {
+    tuple(name[1:].split("_", 1)): fn
+    for name, fn in vars(Match).items()
+    if name.startswith(("_move_", "_attack_")) and callable(fn)
+}
 
 
 def _own(event: dict[str, Any]) -> dict[str, Any]:

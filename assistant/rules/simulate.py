@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from assistant.rules.invariants import violations
-from assistant.rules.match import Match
+from assistant.rules.match import CUSTOM, Match
 from assistant.rules.setup import Setup
 
 MAX_EVENTS = 20_000  # a guard against a livelock bug; real matches take a few hundred events
@@ -30,20 +30,35 @@ class PlayoutResult:
 
 def table_event(m: Match, rng: random.Random) -> dict[str, Any] | None:
     """The next physical happening the table would report (a deal, a reveal, a test result), if any."""
-    opts = m.reveal_options()
-    if opts is not None:
-        if opts["kind"] == "skills":
-            return {"type": "deal_skills", "player": opts["player"], "cards": rng.sample(opts["cards"], 3)}
-        deck = m.deck_contents()
-        if "?" in deck:  # a custom deck: the table enters each card by its printed values
+    s = m.state
+    if s.phase == "skill_draft":
+        opts = m.reveal_options()
+        if opts is None:
             return None
-        return {"type": "reveal", "card": rng.choice(deck)}
-    pend = m.state.pending
-    if pend is not None and pend["kind"] == "knockdown_test":
+        return {"type": "deal_skills", "player": opts["player"], "cards": rng.sample(opts["cards"], 3)}
+    pend = s.pending
+    if pend is None:
+        return None
+    if pend["kind"] == "reveal":
+        if s.deck.get(CUSTOM, 0) > 0:  # a custom deck: the table enters each card by its printed values
+            return None
+        return {"type": "reveal", "card": _draw(s.deck, rng)}
+    if pend["kind"] == "knockdown_test":
         if pend["variant"] == "dice":
             return {"type": "dice", "player": pend["player"], "dice": [rng.randint(1, 6) for _ in range(3)]}
         return {"type": "tower", "player": pend["player"], "passed": rng.random() < 0.6, "source": "referee"}
     return None
+
+
+def _draw(deck: dict[str, int], rng: random.Random) -> str:
+    """A uniformly random card of the deck: the same draw as ``rng.choice(m.deck_contents())``,
+    without listing every copy."""
+    r = rng.randrange(sum(deck.values()))
+    for name, copies in sorted(deck.items()):
+        if r < copies:
+            return name
+        r -= copies
+    raise AssertionError("unreachable: r < the number of cards")  # pragma: no cover
 
 
 def play_random(setup: Setup, seed: int, *, check: bool = True,
@@ -51,25 +66,28 @@ def play_random(setup: Setup, seed: int, *, check: bool = True,
     rng = random.Random(seed)
     m = Match(setup)
     problems: list[str] = []
-    while not m.is_over and len(m.events) < MAX_EVENTS:
+    while not m.is_over and m.event_count < MAX_EVENTS:
         event = table_event(m, rng)
         if event is None:
             actions = m.legal_actions()
             if not actions:
-                problems.append(f"event {len(m.events)}: no legal action and no table event (phase {m.state.phase})")
+                problems.append(f"event {m.event_count}: no legal action and no table event (phase {m.state.phase})")
                 break
             event = rng.choice(actions)
-        before = m.state
-        m.apply(event)
+        if check:
+            before = m.state
+            m.apply(event)  # the checked path, the one the service uses
+        else:
+            m.apply_unchecked(event)
         if on_event is not None:
             on_event(m, event)
         if check:
             found = violations(m, before, event)
             if found:
-                problems += [f"event {len(m.events)} {event!r}: {v}" for v in found]
+                problems += [f"event {m.event_count} {event!r}: {v}" for v in found]
                 break
     if not m.is_over and not problems:
         problems.append(f"the match did not finish within {MAX_EVENTS} events")
     s = m.state
-    return m, PlayoutResult(seed=seed, events=len(m.events), finished=m.is_over, winner=s.winner,
+    return m, PlayoutResult(seed=seed, events=m.event_count, finished=m.is_over, winner=s.winner,
                             rounds=len(s.rounds), violations=problems)
