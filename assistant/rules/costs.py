@@ -3,8 +3,10 @@
 Whether a hand can pay a cost depends only on the symbols its cards carry, not on which cards
 carry them: cards that pay exist exactly when every cost symbol can be matched to a symbol of
 its own in the hand (the cards so used are then all used, as the Combo rule asks). So a hand
-is reduced to its symbol multiset, packed into one int (four bits a symbol), and the answers
-are memoised on that. Hands repeat their symbols far more often than their cards.
+is reduced to its symbol multiset, packed into one int (six bits a symbol: five for the count
+and a guard bit), and a cost to the few symbol multisets that would pay it. "This hand holds
+at least that multiset" is then one subtraction on the packed ints (SWAR: the guard bits catch
+any field that would go negative).
 
 A :class:`CostBook` belongs to one set-up: its card symbols and its fighters' costs never
 change, so every match played with the set-up shares one book (``CostBook.of(setup)``) and a
@@ -13,16 +15,19 @@ simulation of many matches warms it once. Pure: the memos only ever save work.
 
 from __future__ import annotations
 
+import itertools
 from collections import OrderedDict
 from typing import Callable, Iterable
 
 from assistant.rules.schema import AttackCard, CostItem
 
-BITS = 4  # per symbol: a hand of at most 7 two-symbol cards holds at most 14 of one symbol
-MASK = (1 << BITS) - 1
+BITS = 6  # per symbol: a count up to 31 (a hand over its limit, 7 two-symbol cards, holds 14) + a guard bit
+MASK = (1 << (BITS - 1)) - 1
+GUARD = 1 << (BITS - 1)
 WILD = "wild"
 MEMO_LIMIT = 50_000  # entries per memo; cleared when full (hands repeat, so this is rarely reached)
 BOOKS_KEPT = 8  # set-ups whose books are kept (a service plays one; tests and tools a few)
+
 
 class CostBook:
     """Memoised payment questions for one set-up's cards and costs."""
@@ -30,10 +35,9 @@ class CostBook:
     _books: "OrderedDict[int, tuple[object, CostBook]]" = OrderedDict()
 
     def __init__(self, cards: Iterable[AttackCard]) -> None:
-        self._shift: dict[str, int] = {}
+        self._shift: dict[str, int] = {WILD: 0}  # symbol -> bit offset of its field
         self.card_codes: dict[str, int] = {c.name: self.code(c.symbols) for c in cards}
-        self._costs: dict[int, tuple[tuple[CostItem, ...], tuple[frozenset[str] | None, ...]]] = {}
-        self._can_pay: dict[tuple[int, int], bool] = {}
+        self._costs: dict[int, tuple[tuple[CostItem, ...], int, tuple[int, tuple[int, ...]]]] = {}
         # Memos that Match fills (they need its rules): payments by hand of catalog cards, and
         # whether a Combo has anything to do.
         self.payments: dict[tuple, tuple[tuple[str, ...], ...]] = {}
@@ -72,22 +76,25 @@ class CostBook:
     # ------------------------------------------------------------------ questions
     def can_pay(self, code: int, cost: tuple[CostItem, ...]) -> bool:
         """Whether a hand with these packed symbols can pay ``cost``."""
-        key = (code, id(cost))
-        known = self._can_pay.get(key)
-        if known is None:
-            counts = {sym: (code >> shift) & MASK for sym, shift in self._shift.items()}
-            known = _matchable(self._compiled(cost), {s: n for s, n in counts.items() if n})
-            if len(self._can_pay) >= MEMO_LIMIT:
-                self._can_pay.clear()
-            self._can_pay[key] = known
-        return known
+        guards, needs = self._compiled(cost)
+        high = code | guards
+        for need in needs:
+            if (high - need) & guards == guards:  # no field of the hand fell below the need
+                return True
+        return False
 
-    def _compiled(self, cost: tuple[CostItem, ...]) -> tuple[frozenset[str] | None, ...]:
+    def _compiled(self, cost: tuple[CostItem, ...]) -> tuple[int, tuple[int, ...]]:
+        """The guard bits and the packed symbol multisets that pay ``cost`` (any one of them)."""
         kept = self._costs.get(id(cost))
-        if kept is None or kept[0] is not cost:
-            kept = self._costs[id(cost)] = (
-                cost, tuple(None if WILD in i.any_of else frozenset(i.any_of) for i in cost))
-        return kept[1]
+        if kept is None or kept[0] is not cost or kept[1] != len(self._shift):
+            for item in cost:  # make sure every symbol named has its field
+                self.code(sym for sym in item.any_of if sym not in self._shift)
+            known = list(self._shift)
+            choices = [known if WILD in item.any_of else [*item.any_of, WILD] for item in cost]
+            needs = {sum(1 << self._shift[sym] for sym in pick) for pick in itertools.product(*choices)}
+            guards = sum(GUARD << shift for shift in self._shift.values())
+            kept = self._costs[id(cost)] = (cost, len(self._shift), (guards, tuple(sorted(needs))))
+        return kept[2]
 
 
 def remember(memo: dict, key: object, value: object) -> None:
@@ -95,18 +102,3 @@ def remember(memo: dict, key: object, value: object) -> None:
     if len(memo) >= MEMO_LIMIT:
         memo.clear()
     memo[key] = value
-
-
-def _matchable(items: tuple[frozenset[str] | None, ...], slots: dict[str, int]) -> bool:
-    """Whether every cost item gets a symbol of its own from ``slots`` (a Wild symbol fits any item)."""
-    if not items:
-        return True
-    accepts, rest = items[0], items[1:]
-    for sym, n in slots.items():
-        if n and (accepts is None or sym == WILD or sym in accepts):
-            slots[sym] = n - 1
-            ok = _matchable(rest, slots)
-            slots[sym] = n
-            if ok:
-                return True
-    return False

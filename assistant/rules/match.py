@@ -37,6 +37,9 @@ ACTIONS_PER_TURN = 2
 CHECKPOINT_EVERY = 32  # the unchecked path keeps a state to replay from this often
 CUSTOM = "?"  # deck key for cards of a custom deck not yet revealed
 
+STRIKE = AttackType.STRIKE.value
+_TYPE_NAMES = {t: t.value for t in AttackType}  # an enum's .value is slow on a hot path
+
 CANDLE_CARD = AttackCard(name=CANDLE, candle=True, text="Fading Menhir: discard, move the Candle tokens")
 
 
@@ -763,7 +766,7 @@ class Match:
                   player=p, card=name, in_range=in_range)
         s.ctx = {
             "kind": "attack", "source": source, "name": name, "attacker": p, "defender": 1 - p,
-            "type": atype.value, "heavy": heavy, "light": light, "ko": ko, "effect": effect,
+            "type": _TYPE_NAMES[atype], "heavy": heavy, "light": light, "ko": ko, "effect": effect,
             "stage": "react" if in_range else "take", "cancel_effect": False, "reduce": (0, 0), "queue": (),
         }
         self._advance()
@@ -790,16 +793,17 @@ class Match:
         s = self._s
         book = self._book
         code = self._hand_code(s.players[p].hand)
-        key = (p, code, tuple(used), s.players[0].space, s.players[1].space)
+        key = (p, code, tuple(used))
+        # What the hand's symbols allow (shared by every position): a Dash, or these Specials.
         known = book.combos.get(key)
         if known is None:
-            known = book.count(code, "dash") > 0 or any(
-                sp.type is not AttackType.REACTION and sp.name not in key[2] and self._in_range(sp.range, p)
-                and book.can_pay(code, sp.cost)
-                for sp in self.setup.fighters[p].specials
-            )
+            known = (book.count(code, "dash") > 0, tuple(
+                sp.range for sp in self.setup.fighters[p].specials
+                if sp.type is not AttackType.REACTION and sp.name not in key[2] and book.can_pay(code, sp.cost)
+            ))
             remember(book.combos, key, known)
-        return known
+        dash, ranges = known
+        return dash or any(self._in_range(r, p) for r in ranges)
 
     def _on_special(self, e: dict[str, Any]) -> None:
         s = self._s
@@ -915,7 +919,7 @@ class Match:
             self._log("reaction", "the entire Attack Sequence is ignored")
             return
         d = ctx["defender"]
-        if ctx["type"] == AttackType.STRIKE.value and any("block" in self._symbols(c) for c in s.players[d].hand):
+        if ctx["type"] == STRIKE and any("block" in self._symbols(c) for c in s.players[d].hand):
             s.pending = {"kind": "block", "player": d, "attack": ctx["name"],
                          "heavy": ctx["heavy"] + self._edge_bonus(), "light": ctx["light"]}
 
