@@ -21,6 +21,7 @@ for _roll in itertools.product(range(1, 7), repeat=3):
 
 
 def legal_actions(m: "Match") -> list[dict[str, Any]]:
+    """Every decision event legal now, as complete events (``Match.legal_actions()``)."""
     s = m._state
     m._s = s
     if s.phase == "finished":
@@ -47,7 +48,7 @@ def legal_actions(m: "Match") -> list[dict[str, Any]]:
     here = s.players[p].space
     out += _moves(m, p)
     row = s.row
-    out += [{"type": "attack", "player": p, "card": c} for c in (sorted(set(row)) if len(row) > 1 else row)]
+    out += [{"type": "attack", "player": p, "card": c} for c in dict.fromkeys(row)]  # each name once
     if m._combo_options(p, used=()):
         out.append({"type": "combo", "player": p})
     if here in m._corridors:

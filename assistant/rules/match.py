@@ -67,6 +67,8 @@ class Match:
         self._book = CostBook.of(setup, lambda: self._catalog.values())
         self._dangerous_edges = bool(setup.arena.spaces_with("dangerous_edge"))
         self._corridors = tuple(setup.arena.spaces_with("corridor"))
+        self._distances = setup.arena.distances
+        self._names = tuple(f.name for f in setup.fighters)
         self._state = self._initial_state()
         self._s = self._state
         self._event: Any = None
@@ -293,8 +295,6 @@ class Match:
         """What happened, in words, oldest first: every wound with its cause, hazards, tests, rounds."""
         return [entry for entries in self._logs for entry in entries]
 
-    def _name(self, p: int) -> str:
-        return self.setup.fighters[p].name
 
     def _ask(self, player: int, prompt: str, options: list[str]) -> bool:
         self._s.pending = {"kind": "choice", "player": player, "prompt": prompt, "options": options}
@@ -336,11 +336,11 @@ class Match:
             p.space = nxt
             moved += 1
         if moved:
-            self._log("moved", f"{why}: {self._name(player)} to {p.space}", player=player, space=p.space)
+            self._log("moved", f"{why}: {self._names[player]} to {p.space}", player=player, space=p.space)
 
     def _place(self, player: int, space: str, why: str) -> None:
         self._s.players[player].space = space
-        self._log("moved", f"{self._name(player)} to {space} ({why})", player=player, space=space)
+        self._log("moved", f"{self._names[player]} to {space} ({why})", player=player, space=space)
 
     def _reachable(self, player: int, steps: int) -> list[str]:
         """Spaces reachable by up to ``steps`` normal moves (never through the other fighter)."""
@@ -376,15 +376,21 @@ class Match:
         return all((c, r1) in cells for c in range(c1 + step, c2, step))
 
     def _in_range(self, rng: Range, attacker: int) -> bool:
-        s = self._s
-        return self._range_ok(rng, s.players[attacker].space, s.players[1 - attacker].space)
+        kind = rng.kind
+        if kind == "any":
+            return True
+        a, b = self._s.players
+        frm, to = (a.space, b.space) if attacker == 0 else (b.space, a.space)
+        if kind == "projectile":
+            return self._range_ok(rng, frm, to)
+        return rng.low <= self._distances[frm][to] <= rng.high  # fixed: low == high
 
     def _wound(self, player: int, heavy: int, light: int, cause: str) -> None:
         p = self._s.players[player]
         p.heavy = max(0, p.heavy + heavy)
         p.light = max(0, p.light + light)
         if heavy or light:
-            self._log("wound", f"{self._name(player)}: {heavy:+d} heavy, {light:+d} light ({cause})",
+            self._log("wound", f"{self._names[player]}: {heavy:+d} heavy, {light:+d} light ({cause})",
                       player=player, heavy=heavy, light=light, cause=cause)
 
     def _supply_left(self, token: str) -> bool:
@@ -410,15 +416,15 @@ class Match:
             if p.tokens[token] == 0:
                 del p.tokens[token]
         if delta:
-            self._log("token", f"{self._name(player)}: {delta:+d} {token}", player=player, token=token, delta=delta)
+            self._log("token", f"{self._names[player]}: {delta:+d} {token}", player=player, token=token, delta=delta)
 
     def _discard_from_hand(self, player: int, card: str, why: str) -> None:
         hand = self._s.players[player].hand
         if card not in hand:
-            self._reject("Attack cards", f"{card!r} is not in {self._name(player)}'s hand")
+            self._reject("Attack cards", f"{card!r} is not in {self._names[player]}'s hand")
         hand.remove(card)
         self._s.discard += (card,)
-        self._log("discard", f"{self._name(player)} discards {card} ({why})", player=player, card=card)
+        self._log("discard", f"{self._names[player]} discards {card} ({why})", player=player, card=card)
 
     def _symbols(self, card: str) -> tuple[str, ...]:
         cached = self._symbol_cache.get(card)
@@ -505,7 +511,7 @@ class Match:
         hand = list(self._s.players[player].hand)
         for c in pay:
             if c not in hand:
-                self._reject(rule, f"{c!r} is not in {self._name(player)}'s hand")
+                self._reject(rule, f"{c!r} is not in {self._names[player]}'s hand")
             hand.remove(c)
         if not self._pays(cost, pay):
             wanted = " + ".join("/".join(i.any_of) for i in cost) or "nothing"
@@ -520,7 +526,7 @@ class Match:
         if s.phase != "skill_draft":
             self._reject("Setup 4", "Skill cards are dealt only during set-up")
         if s.players[p].dealt:
-            self._reject("Setup 4", f"{self._name(p)} was already dealt {list(s.players[p].dealt)!r}")
+            self._reject("Setup 4", f"{self._names[p]} was already dealt {list(s.players[p].dealt)!r}")
         cards = e["cards"]
         if len(set(cards)) != 3:
             self._reject("Setup 4", f"three different Skill cards are dealt, got {cards!r}")
@@ -538,14 +544,14 @@ class Match:
         if s.phase != "skill_draft" or me.placed:
             self._reject("Setup 4", "Skill cards are kept only during the skill draft")
         if not me.dealt:
-            self._reject("Setup 4", f"{self._name(p)} has not been dealt Skill cards yet")
+            self._reject("Setup 4", f"{self._names[p]} has not been dealt Skill cards yet")
         if not me.kept:
             if card not in me.dealt:
                 self._reject("Setup 4", f"keep one of the three dealt cards {list(me.dealt)!r}, not {card!r}")
             me.kept = (card,)
             return
         if len(me.kept) == 2:
-            self._reject("Setup 4", f"{self._name(p)} has already kept two Skill cards")
+            self._reject("Setup 4", f"{self._names[p]} has already kept two Skill cards")
         if not other.kept:
             self._reject("Setup 4", "wait until your opponent has kept one card and passed you the other two")
         received = [c for c in other.dealt if c != other.kept[0]]
@@ -559,7 +565,7 @@ class Match:
         if s.phase != "skill_draft" or me.placed:
             self._reject("Setup 4", "Skill cards are placed once, at the end of the skill draft")
         if len(me.kept) != 2:
-            self._reject("Setup 4", f"{self._name(p)} must keep two Skill cards before placing them")
+            self._reject("Setup 4", f"{self._names[p]} must keep two Skill cards before placing them")
         if up not in me.kept:
             self._reject("Setup 4", f"put one of your kept cards {list(me.kept)!r} face up, not {up!r}")
         me.face_up = (up,)
@@ -583,7 +589,7 @@ class Match:
         s = self._s
         s.first = s.active = first
         s.phase = "row_draft"
-        self._log("setup", f"{self._name(first)} goes first (Setup 6)", player=first)
+        self._log("setup", f"{self._names[first]} goes first (Setup 6)", player=first)
         s.pending = {"kind": "reveal", "player": None}
 
     def _on_draft(self, e: dict[str, Any]) -> None:
@@ -592,7 +598,7 @@ class Match:
         if not pend or pend["kind"] != "draft":
             self._reject("Setup 6", "no opening Attack Row draft pick is due now")
         if p != pend["player"]:
-            self._reject("Setup 6", f"it is {self._name(pend['player'])}'s pick (first 1, second 2, first the last)")
+            self._reject("Setup 6", f"it is {self._names[pend['player']]}'s pick (first 1, second 2, first the last)")
         if card not in s.row:
             self._reject("Setup 6", f"{card!r} is not in the Attack Row {s.row!r}")
         s.row.remove(card)
@@ -688,7 +694,7 @@ class Match:
         s.actions_taken = 0
         s.combo = None
         s.ctx = None
-        self._log("turn", f"turn {s.turn}: {self._name(s.active)}", player=s.active)
+        self._log("turn", f"turn {s.turn}: {self._names[s.active]}", player=s.active)
         self._refill_or_end()
 
     def _refill_or_end(self) -> None:
@@ -709,7 +715,7 @@ class Match:
         if s.pending is not None or s.ctx is not None:
             self._reject(rule, f"first resolve what is pending: {self._describe_pending()}")
         if p != s.active:
-            self._reject("Game Turn", f"it is {self._name(s.active)}'s turn")
+            self._reject("Game Turn", f"it is {self._names[s.active]}'s turn")
         if s.combo is not None:
             self._reject("Combo", "finish the Combo first (end_combo)")
         return p
@@ -718,7 +724,7 @@ class Match:
         s = self._s
         if s.pending:
             who = s.pending.get("player")
-            return s.pending["kind"] + ("" if who is None else f" by {self._name(who)}")
+            return s.pending["kind"] + ("" if who is None else f" by {self._names[who]}")
         return "an action being resolved"
 
     def _check_move(self, p: int, to: str, rule: str) -> None:
@@ -728,7 +734,7 @@ class Match:
         if to not in self.setup.arena.neighbours[here]:
             self._reject(rule, f"{to!r} is not adjacent to {here!r}: move to an adjacent Arena space")
         if not self._free(to):
-            self._reject(rule, f"{to!r} holds {self._name(1 - p)}: you cannot end your movement in, or move "
+            self._reject(rule, f"{to!r} holds {self._names[1 - p]}: you cannot end your movement in, or move "
                                "through, a space containing another fighter")
 
     def _on_move(self, e: dict[str, Any]) -> None:
@@ -762,7 +768,7 @@ class Match:
                         ko: bool, rng: Range, effect: tuple) -> None:
         s = self._s
         in_range = self._in_range(rng, p)
-        self._log("attack", f"{self._name(p)} attacks with {name}" + ("" if in_range else " (out of range)"),
+        self._log("attack", f"{self._names[p]} attacks with {name}" + ("" if in_range else " (out of range)"),
                   player=p, card=name, in_range=in_range)
         s.ctx = {
             "kind": "attack", "source": source, "name": name, "attacker": p, "defender": 1 - p,
@@ -778,7 +784,7 @@ class Match:
             self._reject("Combo", "you cannot pay for any Special Attack or Dash")
         s.actions_taken += 1
         s.combo = {"used": [], "dash_moves": 0, "steps": 0}
-        self._log("combo", f"{self._name(p)} starts a Combo", player=p)
+        self._log("combo", f"{self._names[p]} starts a Combo", player=p)
 
     def _require_combo_step(self, e: dict[str, Any], rule: str) -> int:
         s, p = self._s, e["player"]
@@ -793,24 +799,30 @@ class Match:
         s = self._s
         book = self._book
         code = self._hand_code(s.players[p].hand)
-        key = (p, code, tuple(used))
-        # What the hand's symbols allow (shared by every position): a Dash, or these Specials.
+        used = tuple(used)
+        a, b = s.players
+        key = (p, code, used, a.space, b.space)
         known = book.combos.get(key)
         if known is None:
-            known = (book.count(code, "dash") > 0, tuple(
-                sp.range for sp in self.setup.fighters[p].specials
-                if sp.type is not AttackType.REACTION and sp.name not in key[2] and book.can_pay(code, sp.cost)
-            ))
+            # What the hand's symbols allow wherever the fighters stand: a Dash, or these Specials.
+            allowed = book.combos.get((p, code, used))
+            if allowed is None:
+                allowed = (book.count(code, "dash") > 0, tuple(
+                    sp.range for sp in self.setup.fighters[p].specials
+                    if sp.type is not AttackType.REACTION and sp.name not in used and book.can_pay(code, sp.cost)
+                ))
+                remember(book.combos, (p, code, used), allowed)
+            dash, ranges = allowed
+            known = dash or any(self._in_range(r, p) for r in ranges)
             remember(book.combos, key, known)
-        dash, ranges = known
-        return dash or any(self._in_range(r, p) for r in ranges)
+        return known
 
     def _on_special(self, e: dict[str, Any]) -> None:
         s = self._s
         p = self._require_combo_step(e, "Combo")
         sp = self.setup.fighters[p].special(e["name"])
         if sp is None:
-            self._reject("Combo", f"{self._name(p)} has no Special Attack {e['name']!r}")
+            self._reject("Combo", f"{self._names[p]} has no Special Attack {e['name']!r}")
         if sp.type is AttackType.REACTION:
             self._reject("Combo", f"{sp.name!r} is a Reaction: it is played in response to the opponent")
         if sp.name in s.combo["used"]:
@@ -862,9 +874,9 @@ class Match:
         if to == here:
             self._reject(rule, "move to another corridor space")
         if not self._free(to):
-            self._reject(rule, f"{to!r} holds {self._name(1 - p)}")
+            self._reject(rule, f"{to!r} holds {self._names[1 - p]}")
         s.players[p].space = to
-        self._log("corridor", f"{self._name(p)} takes the Technical Corridors to {to}", player=p, space=to)
+        self._log("corridor", f"{self._names[p]} takes the Technical Corridors to {to}", player=p, space=to)
         wound = arena.by_id[to].corridor_wound or (
             "light" if to == arena.centre else "heavy" if to in arena.edges else ""
         )
@@ -942,8 +954,11 @@ class Match:
             self._log("hazard", "Dangerous Edge: +1 heavy wound in the Wound Pool", player=ctx["defender"])
         rh, rl = ctx["reduce"]
         self._wound(ctx["defender"], max(0, ctx["heavy"] + bonus - rh), max(0, ctx["light"] - rl), ctx["name"])
-        ctx["stage"] = "effects"
-        ctx["queue"] = () if ctx["cancel_effect"] else tuple((eff, ctx["attacker"]) for eff in ctx["effect"])
+        if ctx["cancel_effect"] or not ctx["effect"]:
+            ctx["stage"] = "ko"  # no effect to resolve (the common case: skip the empty stage)
+        else:
+            ctx["stage"] = "effects"
+            ctx["queue"] = tuple((eff, ctx["attacker"]) for eff in ctx["effect"])
 
     def _attack_effects(self) -> None:
         if self._run_queue():
@@ -974,8 +989,13 @@ class Match:
             return
         p = ctx["attacker"]
         s.players[p].hand.append(ctx["name"])
-        ctx["stage"] = "take_effects"
-        ctx["queue"] = tuple((eff, p) for eff in self._card(ctx["name"]).on_take)
+        on_take = self._card(ctx["name"]).on_take
+        if on_take:
+            ctx["stage"] = "take_effects"
+            ctx["queue"] = tuple((eff, p) for eff in on_take)
+        else:
+            ctx["stage"] = "limit"  # nothing taken-on effect to resolve: straight to the hand limit
+            self._attack_limit()
 
     def _attack_take_effects(self) -> None:
         if self._run_queue():
@@ -1032,7 +1052,7 @@ class Match:
         for token in s.candles:
             tside = (self._col(token)[0] > ccol) - (self._col(token)[0] < ccol)
             if here == token or (side == tside and side != 0 and dist[here] > dist[token]):
-                self._log("hazard", f"Fading Menhir: {self._name(p)} ends the turn on {here}, at or beyond a "
+                self._log("hazard", f"Fading Menhir: {self._names[p]} ends the turn on {here}, at or beyond a "
                                     "Candle token: 1 heavy wound", player=p, space=here)
                 self._wound(p, 1, 0, "Fading Menhir")
                 return
@@ -1043,7 +1063,7 @@ class Match:
         if not pend or pend["kind"] != kind:
             self._reject(rule, f"nothing of that kind is pending now; pending: {self._describe_pending() if pend else 'none'}")
         if pend.get("player") is not None and e.get("player", pend["player"]) != pend["player"]:
-            self._reject(rule, f"it is {self._name(pend['player'])} who must answer")
+            self._reject(rule, f"it is {self._names[pend['player']]} who must answer")
         return pend
 
     def _block_cards(self, p: int) -> list[str]:
@@ -1079,7 +1099,7 @@ class Match:
             self._discard_from_hand(p, c, "Block")
         s.ctx["reduce"] = (rh, rl)
         s.ctx["cancel_effect"] = cancel
-        self._log("block", f"{self._name(p)} blocks: ignores {rh} heavy, {rl} light"
+        self._log("block", f"{self._names[p]} blocks: ignores {rh} heavy, {rl} light"
                            + (", cancels the effect" if cancel else ""), player=p)
         s.pending = None
         self._advance()
@@ -1094,11 +1114,11 @@ class Match:
         pend = self._expect(e, "reaction", "Reactions")
         p = pend["player"]
         if e["name"] not in pend["options"]:
-            self._reject("Reactions", f"{e['name']!r} is not a Reaction {self._name(p)} can play now; "
+            self._reject("Reactions", f"{e['name']!r} is not a Reaction {self._names[p]} can play now; "
                                       f"options: {pend['options']!r}")
         sp = self.setup.fighters[p].special(e["name"])
         self._take_payment(p, sp.cost, e["pay"], "Reactions", sp.name)
-        self._log("reaction", f"{self._name(p)} reacts with {sp.name}", player=p, name=sp.name)
+        self._log("reaction", f"{self._names[p]} reacts with {sp.name}", player=p, name=sp.name)
         s.pending = None
         ctx = s.ctx
         saved = ctx["queue"] if "queue" in ctx else ()
@@ -1156,7 +1176,7 @@ class Match:
         me = s.players[d]
         s.pending = {"kind": "knockdown_test", "player": d, "attacker": e["player"], "heavy": me.heavy,
                      "light": me.light, "variant": self.setup.variant}
-        self._log("knockdown", f"Knockdown Test for {self._name(d)}: {me.heavy} heavy + {me.light} light cubes",
+        self._log("knockdown", f"Knockdown Test for {self._names[d]}: {me.heavy} heavy + {me.light} light cubes",
                   player=d, heavy=me.heavy, light=me.light)
 
     def _on_tower(self, e: dict[str, Any]) -> None:
@@ -1177,13 +1197,13 @@ class Match:
         if passed:
             me = s.players[d]
             lost = me.light // 2
-            self._log("knockdown", f"{self._name(d)} passes the Knockdown Test ({how}): discards {lost} light "
+            self._log("knockdown", f"{self._names[d]} passes the Knockdown Test ({how}): discards {lost} light "
                                    "wounds (half, rounded down)", player=d, passed=True)
             self._wound(d, 0, -lost, "Knockdown Test passed")
             s.pending = None
             self._advance()
         else:
-            self._log("knockdown", f"{self._name(d)} fails the Knockdown Test ({how})", player=d, passed=False)
+            self._log("knockdown", f"{self._names[d]} fails the Knockdown Test ({how})", player=d, passed=False)
             self._end_round(1 - d, "ko")
 
     # ------------------------------------------------------------------ rounds
@@ -1196,7 +1216,7 @@ class Match:
             winner, why = (0 if a.light < b.light else 1), "fewest light wounds"
         else:
             winner, why = s.active, "tie: the player starting their turn"
-        self._log("round", f"the Attack deck is out: {self._name(winner)} wins the round ({why})", player=winner)
+        self._log("round", f"the Attack deck is out: {self._names[winner]} wins the round ({why})", player=winner)
         self._end_round(winner, "deck_out")
 
     def _end_round(self, winner: int, reason: str) -> None:
@@ -1213,13 +1233,13 @@ class Match:
         if s.players[winner].victories >= 2:
             s.winner = winner
             s.phase = "finished"
-            self._log("match", f"{self._name(winner)} wins the match", player=winner)
+            self._log("match", f"{self._names[winner]} wins the match", player=winner)
             return
-        self._log("round", f"{self._name(winner)} wins round {s.round} ({reason})", player=winner)
+        self._log("round", f"{self._names[winner]} wins round {s.round} ({reason})", player=winner)
         lp = s.players[loser]
         if lp.face_down:
             lp.face_up = lp.face_up + (lp.face_down,)
-            self._log("skill", f"{self._name(loser)} reveals {lp.face_down}", player=loser)
+            self._log("skill", f"{self._names[loser]} reveals {lp.face_down}", player=loser)
             lp.face_down = None
         s.round += 1
         for i, p in enumerate(s.players):
@@ -1243,7 +1263,7 @@ class Match:
             h, li = e.get("heavy", 0), e.get("light", 0)
             me = s.players[p]
             if me.heavy + h < 0 or me.light + li < 0:
-                self._reject("Adjustments", f"{self._name(p)} has {me.heavy} heavy and {me.light} light wounds")
+                self._reject("Adjustments", f"{self._names[p]} has {me.heavy} heavy and {me.light} light wounds")
             self._wound(p, h, li, reason or "referee")
             return
         if s.phase not in ("playing",):
@@ -1253,7 +1273,7 @@ class Match:
             if sp not in self.setup.arena.by_id:
                 self._reject("Adjustments", f"{sp!r} is not a space of this arena")
             if self._occupant(sp) not in (None, p):
-                self._reject("Adjustments", f"{sp!r} holds {self._name(1 - p)}")
+                self._reject("Adjustments", f"{sp!r} holds {self._names[1 - p]}")
             self._place(p, sp, reason or "referee")
         elif etype == "discard_card":
             self._discard_from_hand(e["player"], e["card"], reason or "referee")
@@ -1267,7 +1287,7 @@ class Match:
             if "player" in e:
                 have = s.players[e["player"]].tokens.get(token, 0)
                 if have + delta < 0:
-                    self._reject("Adjustments", f"{self._name(e['player'])} has {have} {token} tokens")
+                    self._reject("Adjustments", f"{self._names[e['player']]} has {have} {token} tokens")
                 if delta > 0 and token in s.token_supply:
                     before = have
                     self._tokens(e["player"], token, delta)
@@ -1296,9 +1316,8 @@ class Match:
                 self._log("token", f"{sp}: {delta:+d} {token}", space=sp, token=token, delta=delta)
 
     # ------------------------------------------------------------------ legal actions
-    def legal_actions(self) -> list[dict[str, Any]]:
-        """Every decision event legal now (reveals are listed by card name; skill deals are physical)."""
-        return legal_actions(self)
+    # Every decision event legal now (reveals are listed by card name; skill deals are physical).
+    legal_actions = legal_actions
 
     def snapshot(self) -> dict[str, Any]:
         return snapshot(self)

@@ -51,10 +51,9 @@ def table_event(m: Match, rng: random.Random) -> dict[str, Any] | None:
 
 
 def _draw(deck: dict[str, int], rng: random.Random) -> str:
-    """A uniformly random card of the deck: the same draw as ``rng.choice(m.deck_contents())``,
-    without listing every copy."""
-    r = rng.randrange(sum(deck.values()))
-    for name, copies in sorted(deck.items()):
+    """A uniformly random card of the deck (one per copy), without listing every copy."""
+    r = int(rng.random() * sum(deck.values()))
+    for name, copies in deck.items():  # the deck's own order: deterministic, like every event
         if r < copies:
             return name
         r -= copies
@@ -66,14 +65,15 @@ def play_random(setup: Setup, seed: int, *, check: bool = True,
     rng = random.Random(seed)
     m = Match(setup)
     problems: list[str] = []
-    while not m.is_over and m.event_count < MAX_EVENTS:
+    events = m._events  # the match's own list, read (not changed) to save a property call a turn
+    while m._state.phase != "finished" and len(events) < MAX_EVENTS:
         event = table_event(m, rng)
         if event is None:
             actions = m.legal_actions()
             if not actions:
                 problems.append(f"event {m.event_count}: no legal action and no table event (phase {m.state.phase})")
                 break
-            event = rng.choice(actions)
+            event = actions[int(rng.random() * len(actions))]  # uniform; one C call, not choice()'s three
         if check:
             before = m.state
             m.apply(event)  # the checked path, the one the service uses
