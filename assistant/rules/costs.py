@@ -37,7 +37,7 @@ class CostBook:
     def __init__(self, cards: Iterable[AttackCard]) -> None:
         self._shift: dict[str, int] = {WILD: 0}  # symbol -> bit offset of its field
         self.card_codes: dict[str, int] = {c.name: self.code(c.symbols) for c in cards}
-        self._costs: dict[int, tuple[tuple[CostItem, ...], int, tuple[int, tuple[int, ...]]]] = {}
+        self._costs: dict[int, tuple[tuple[CostItem, ...], int, tuple[int, tuple[int, ...], int]]] = {}
         # Memos that Match fills (they need its rules): payments by hand of catalog cards, and
         # whether a Combo has anything to do.
         self.payments: dict[tuple, tuple[tuple[str, ...], ...]] = {}
@@ -76,15 +76,21 @@ class CostBook:
     # ------------------------------------------------------------------ questions
     def can_pay(self, code: int, cost: tuple[CostItem, ...]) -> bool:
         """Whether a hand with these packed symbols can pay ``cost``."""
-        guards, needs = self._compiled(cost)
+        guards, needs, _ = self._compiled(cost)
         high = code | guards
         for need in needs:
             if (high - need) & guards == guards:  # no field of the hand fell below the need
                 return True
         return False
 
-    def _compiled(self, cost: tuple[CostItem, ...]) -> tuple[int, tuple[int, ...]]:
-        """The guard bits and the packed symbol multisets that pay ``cost`` (any one of them)."""
+    def could_pay(self, code: int, cost: tuple[CostItem, ...]) -> bool:
+        """Whether a card with this packed code could pay some symbol of ``cost`` (a card that
+        cannot is never part of a payment: every card paid must pay a symbol)."""
+        return bool(code & self._compiled(cost)[2])
+
+    def _compiled(self, cost: tuple[CostItem, ...]) -> tuple[int, tuple[int, ...], int]:
+        """The guard bits, the packed symbol multisets that pay ``cost`` (any one of them), and
+        the mask of every symbol field that pays some item of it."""
         kept = self._costs.get(id(cost))
         if kept is None or kept[0] is not cost or kept[1] != len(self._shift):
             for item in cost:  # make sure every symbol named has its field
@@ -93,7 +99,8 @@ class CostBook:
             choices = [known if WILD in item.any_of else [*item.any_of, WILD] for item in cost]
             needs = {sum(1 << self._shift[sym] for sym in pick) for pick in itertools.product(*choices)}
             guards = sum(GUARD << shift for shift in self._shift.values())
-            kept = self._costs[id(cost)] = (cost, len(self._shift), (guards, tuple(sorted(needs))))
+            useful = sum(MASK << self._shift[sym] for sym in {sym for pick in choices for sym in pick})
+            kept = self._costs[id(cost)] = (cost, len(self._shift), (guards, tuple(sorted(needs)), useful))
         return kept[2]
 
 

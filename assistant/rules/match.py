@@ -479,28 +479,28 @@ class Match:
         """Every distinct way (by card names) to pay the cost from hand."""
         if not cost:
             return [[]]
-        hand = tuple(sorted(self._s.players[player].hand))
-        # Shared with the set-up's other matches, so only for hands of catalog cards.
-        shared = all(c in self._catalog for c in hand)
-        key = (hand, id(cost))
-        memo = self._book.payments.get(key) if shared else None
+        book = self._book
+        codes = book.card_codes
+        # Every card paid must pay a symbol, so only cards with a symbol the cost takes count.
+        cards = tuple(sorted(c for c in self._s.players[player].hand
+                             if book.could_pay(codes[c] if c in codes else self._hand_code((c,)), cost)))
+        # Shared with the set-up's other matches, so only for catalog cards.
+        shared = all(c in codes for c in cards)
+        key = (cards, id(cost))
+        memo = book.payments.get(key) if shared else None
         if memo is not None:
             return [list(p) for p in memo]
         out: list[list[str]] = []
-        if self._can_pay(player, cost):
-            # Every card paid must pay a symbol, so only cards with a symbol the cost takes.
-            takes = {sym for item in cost for sym in item.any_of}
-            useful = [c for c in hand if any(sym == "wild" or "wild" in takes or sym in takes
-                                             for sym in self._symbols(c))]
+        if book.can_pay(self._hand_code(cards), cost):
             seen: set[tuple[str, ...]] = set()
-            for size in range(max(1, (len(cost) + 1) // 2), min(len(cost), len(useful)) + 1):
-                for combo in itertools.combinations(useful, size):
+            for size in range(max(1, (len(cost) + 1) // 2), min(len(cost), len(cards)) + 1):
+                for combo in itertools.combinations(cards, size):
                     if combo not in seen:
                         seen.add(combo)
                         if self._pays(cost, list(combo)):
                             out.append(list(combo))
         if shared:
-            remember(self._book.payments, key, tuple(tuple(p) for p in out))
+            remember(book.payments, key, tuple(tuple(p) for p in out))
         return out
 
     def _can_pay(self, player: int, cost: tuple[CostItem, ...]) -> bool:
@@ -761,7 +761,7 @@ class Match:
             self._reject("Attack", f"{name!r} is not in the Attack Row {s.row!r}")
         s.row.remove(name)
         s.actions_taken += 1
-        card = self._card(name)
+        card = self._catalog.get(name) or self._card(name)
         self._start_sequence(p, "row", name, card.type, card.heavy, card.light, card.ko, card.range, card.effect)
 
     def _start_sequence(self, p: int, source: str, name: str, atype: AttackType, heavy: int, light: int,
@@ -931,7 +931,7 @@ class Match:
             self._log("reaction", "the entire Attack Sequence is ignored")
             return
         d = ctx["defender"]
-        if ctx["type"] == STRIKE and any("block" in self._symbols(c) for c in s.players[d].hand):
+        if ctx["type"] == STRIKE and self._book.count(self._hand_code(s.players[d].hand), "block"):
             s.pending = {"kind": "block", "player": d, "attack": ctx["name"],
                          "heavy": ctx["heavy"] + self._edge_bonus(), "light": ctx["light"]}
 
@@ -989,7 +989,7 @@ class Match:
             return
         p = ctx["attacker"]
         s.players[p].hand.append(ctx["name"])
-        on_take = self._card(ctx["name"]).on_take
+        on_take = (self._catalog.get(ctx["name"]) or self._card(ctx["name"])).on_take
         if on_take:
             ctx["stage"] = "take_effects"
             ctx["queue"] = tuple((eff, p) for eff in on_take)

@@ -30,7 +30,7 @@ class PlayoutResult:
 
 def table_event(m: Match, rng: random.Random) -> dict[str, Any] | None:
     """The next physical happening the table would report (a deal, a reveal, a test result), if any."""
-    s = m.state
+    s = m._state
     if s.phase == "skill_draft":
         opts = m.reveal_options()
         if opts is None:
