@@ -37,10 +37,11 @@ class CostBook:
     def __init__(self, cards: Iterable[AttackCard]) -> None:
         self._shift: dict[str, int] = {WILD: 0}  # symbol -> bit offset of its field
         self.card_codes: dict[str, int] = {c.name: self.code(c.symbols) for c in cards}
-        self._costs: dict[int, tuple[tuple[CostItem, ...], int, tuple[int, tuple[int, ...], int]]] = {}
-        # Memos that Match fills (they need its rules): payments by hand of catalog cards, and
-        # whether a Combo has anything to do.
+        self._costs: dict[int, tuple] = {}  # id(cost) -> what _compile made of it
+        # Memos that Match fills (they need its rules): payments by hand of catalog cards,
+        # whether some cards pay a cost exactly, and whether a Combo has anything to do.
         self.payments: dict[tuple, tuple[tuple[str, ...], ...]] = {}
+        self.pays: dict[tuple, bool] = {}
         self.combos: dict[tuple, bool] = {}
 
     @classmethod
@@ -76,9 +77,12 @@ class CostBook:
     # ------------------------------------------------------------------ questions
     def can_pay(self, code: int, cost: tuple[CostItem, ...]) -> bool:
         """Whether a hand with these packed symbols can pay ``cost``."""
-        guards, needs, _ = self._compiled(cost)
+        kept = self._costs.get(id(cost))
+        if kept is None or kept[0] is not cost or kept[1] != len(self._shift):
+            kept = self._compile(cost)
+        guards = kept[2]
         high = code | guards
-        for need in needs:
+        for need in kept[3]:
             if (high - need) & guards == guards:  # no field of the hand fell below the need
                 return True
         return False
@@ -86,22 +90,23 @@ class CostBook:
     def could_pay(self, code: int, cost: tuple[CostItem, ...]) -> bool:
         """Whether a card with this packed code could pay some symbol of ``cost`` (a card that
         cannot is never part of a payment: every card paid must pay a symbol)."""
-        return bool(code & self._compiled(cost)[2])
-
-    def _compiled(self, cost: tuple[CostItem, ...]) -> tuple[int, tuple[int, ...], int]:
-        """The guard bits, the packed symbol multisets that pay ``cost`` (any one of them), and
-        the mask of every symbol field that pays some item of it."""
         kept = self._costs.get(id(cost))
         if kept is None or kept[0] is not cost or kept[1] != len(self._shift):
-            for item in cost:  # make sure every symbol named has its field
-                self.code(sym for sym in item.any_of if sym not in self._shift)
-            known = list(self._shift)
-            choices = [known if WILD in item.any_of else [*item.any_of, WILD] for item in cost]
-            needs = {sum(1 << self._shift[sym] for sym in pick) for pick in itertools.product(*choices)}
-            guards = sum(GUARD << shift for shift in self._shift.values())
-            useful = sum(MASK << self._shift[sym] for sym in {sym for pick in choices for sym in pick})
-            kept = self._costs[id(cost)] = (cost, len(self._shift), (guards, tuple(sorted(needs)), useful))
-        return kept[2]
+            kept = self._compile(cost)
+        return bool(code & kept[4])
+
+    def _compile(self, cost: tuple[CostItem, ...]) -> tuple:
+        """``(cost, symbols known, guard bits, the packed symbol multisets that pay it (any one),
+        the mask of every symbol field that pays some item of it)``, kept by the cost's id."""
+        for item in cost:  # make sure every symbol named has its field
+            self.code(sym for sym in item.any_of if sym not in self._shift)
+        known = list(self._shift)
+        choices = [known if WILD in item.any_of else [*item.any_of, WILD] for item in cost]
+        needs = {sum(1 << self._shift[sym] for sym in pick) for pick in itertools.product(*choices)}
+        guards = sum(GUARD << shift for shift in self._shift.values())
+        useful = sum(MASK << self._shift[sym] for sym in {sym for pick in choices for sym in pick})
+        kept = self._costs[id(cost)] = (cost, len(self._shift), guards, tuple(sorted(needs)), useful)
+        return kept
 
 
 def remember(memo: dict, key: object, value: object) -> None:

@@ -69,6 +69,10 @@ class Match:
         self._corridors = tuple(setup.arena.spaces_with("corridor"))
         self._distances = setup.arena.distances
         self._names = tuple(f.name for f in setup.fighters)
+        self._combo_specials = tuple(
+            tuple((sp.name, sp.range, sp.cost) for sp in f.specials if sp.type is not AttackType.REACTION)
+            for f in setup.fighters
+        )
         self._state = self._initial_state()
         self._s = self._state
         self._event: Any = None
@@ -436,12 +440,11 @@ class Match:
 
     def _hand_code(self, hand: Iterable[str]) -> int:
         """The hand's symbols, packed (see assistant.rules.costs)."""
-        codes = self._book.card_codes
-        code = 0
-        for c in hand:
-            k = codes.get(c)
-            code += self._book.code(self._symbols(c)) if k is None else k
-        return code
+        try:
+            return sum(map(self._book.card_codes.__getitem__, hand))  # catalog cards: one C loop
+        except KeyError:  # a custom card (entered at the table): its symbols come from the state
+            codes = self._book.card_codes
+            return sum(codes[c] if c in codes else self._book.code(self._symbols(c)) for c in hand)
 
     # ------------------------------------------------------------------ payments
     def _pays(self, cost: tuple[CostItem, ...], cards: list[str]) -> bool:
@@ -452,6 +455,17 @@ class Match:
         """
         if not cost or len(cards) > len(cost):
             return not cost and not cards
+        codes = self._book.card_codes
+        if all(c in codes for c in cards):  # catalog cards: the answer is the set-up's, memoised
+            key = (tuple(sorted(cards)), id(cost))
+            known = self._book.pays.get(key)
+            if known is None:
+                known = self._search_payment(cost, cards)
+                remember(self._book.pays, key, known)
+            return known
+        return self._search_payment(cost, cards)
+
+    def _search_payment(self, cost: tuple[CostItem, ...], cards: list[str]) -> bool:
         slots = [(i, sym) for i, c in enumerate(cards) for sym in self._symbols(c)]
         used_cards = [0] * len(cards)
 
@@ -808,8 +822,8 @@ class Match:
             allowed = book.combos.get((p, code, used))
             if allowed is None:
                 allowed = (book.count(code, "dash") > 0, tuple(
-                    sp.range for sp in self.setup.fighters[p].specials
-                    if sp.type is not AttackType.REACTION and sp.name not in used and book.can_pay(code, sp.cost)
+                    rng for name, rng, cost in self._combo_specials[p]
+                    if name not in used and book.can_pay(code, cost)
                 ))
                 remember(book.combos, (p, code, used), allowed)
             dash, ranges = allowed
