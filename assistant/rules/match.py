@@ -813,23 +813,21 @@ class Match:
         s = self._s
         book = self._book
         code = self._hand_code(s.players[p].hand)
-        used = tuple(used)
-        a, b = s.players
-        key = (p, code, used, a.space, b.space)
-        known = book.combos.get(key)
-        if known is None:
-            # What the hand's symbols allow wherever the fighters stand: a Dash, or these Specials.
-            allowed = book.combos.get((p, code, used))
-            if allowed is None:
-                allowed = (book.count(code, "dash") > 0, tuple(
-                    rng for name, rng, cost in self._combo_specials[p]
-                    if name not in used and book.can_pay(code, cost)
-                ))
-                remember(book.combos, (p, code, used), allowed)
-            dash, ranges = allowed
-            known = dash or any(self._in_range(r, p) for r in ranges)
-            remember(book.combos, key, known)
-        return known
+        key = (p, code, tuple(used))
+        # What the hand's symbols allow wherever the fighters stand: a Dash, or these Specials.
+        allowed = book.combos.get(key)
+        if allowed is None:
+            allowed = (book.count(code, "dash") > 0, tuple(
+                rng for name, rng, cost in self._combo_specials[p]
+                if name not in key[2] and book.can_pay(code, cost)
+            ))
+            remember(book.combos, key, allowed)
+        if allowed[0]:
+            return True
+        for rng in allowed[1]:
+            if self._in_range(rng, p):
+                return True
+        return False
 
     def _on_special(self, e: dict[str, Any]) -> None:
         s = self._s
