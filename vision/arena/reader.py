@@ -72,6 +72,12 @@ class PreparedReference:
     registration: Registration
     view: BoardView
     smooth: SmoothView
+    image_size: tuple[int, int] | None = None  # (width, height) of the reference image
+
+    def expected_markers(self, image: np.ndarray) -> np.ndarray | None:
+        """Where the markers should be in a same-size image: where the reference had them."""
+        same = self.image_size == (image.shape[1], image.shape[0])
+        return self.registration.homography if same else None
 
 
 def check_image(image: object, name: str = "image") -> np.ndarray:
@@ -95,7 +101,8 @@ def prepare_reference(reference: np.ndarray, geometry: BoardGeometry) -> Prepare
     if not registration.ok:
         raise ArenaInputError(f"the reference image cannot be used: {registration.error}")
     view = BoardView.of(geometry)
-    return PreparedReference(registration, view, SmoothView.of(view.warp(reference, registration.homography)))
+    smooth = SmoothView.of(view.warp(reference, registration.homography))
+    return PreparedReference(registration, view, smooth, (reference.shape[1], reference.shape[0]))
 
 
 def read_arena(
@@ -109,7 +116,7 @@ def read_arena(
     """Read the arena in ``image`` against the empty ``reference`` (an image or a prepared one)."""
     image = check_image(image)
     prepared = reference if isinstance(reference, PreparedReference) else prepare_reference(reference, geometry)
-    registration = register(image, geometry)
+    registration = register(image, geometry, expected=prepared.expected_markers(image))
     if not registration.ok:
         reading = ArenaReading(False, (), (), registration.markers_found, registration.error, registration=registration)
     else:
