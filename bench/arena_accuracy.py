@@ -32,10 +32,9 @@ def run_one(job: tuple[int, bool]) -> tuple[int, str, tuple, tuple, str | None, 
     seed, with_count = job
     geometry = load_geometry(LAYOUT)
     reference, live, truth = random_match_scene(np.random.default_rng(seed), geometry)
-    on_board = len(live.miniatures)
-
+    count = len(live.miniatures) if with_count else None
     reading = read_arena(render_scene(live, geometry), render_scene(reference, geometry), geometry, ArenaSettings(),
-                         annotate=False)
+                         annotate=False, fighters=count)
     if reading.ok:
         verdict = "right" if reading.occupied == truth else "WRONG"
     elif len(reading.markers_found) < 3:

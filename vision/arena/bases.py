@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -54,6 +54,10 @@ MAX_FIGURE_MM = 70.0
 FIGURE_HALF_WIDTH_MM = 14.0
 #: A base's rim is the front of its object: at most this share of a band in front changed.
 MAX_CHANGE_AHEAD = 0.4
+#: A clear base measures at most this much (mm) over ``base_mm`` (a shadow or blur widens it).
+CLEAR_BASE_SLACK_MM = 4.0
+#: A standing disc taken for a fighter known to be missing fits its circle this well (rms mm).
+STANDING_RIM_ERROR_MM = 1.6
 #: A base is solid: at least this share of its fitted disc changed.
 MIN_BASE_COVERAGE = 0.92
 #: A token is one flat disc: fewer than this share of its rim rays cross a fainter ring.
@@ -110,6 +114,7 @@ class Blob:
     coverage: float  # share of the fitted disc (less a blur margin) that changed
     ahead: float = 0.0  # share of a band just in front of the rim (towards the camera) that changed
     stands_up: bool = False  # the change runs on away from the camera further than a flat disc's
+    figure_only: bool = False  # a fighter placed by its figure: its base was not seen
 
     @property
     def diameter_mm(self) -> float:
@@ -169,7 +174,7 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
 
 def classify(blob: Blob, settings: ArenaSettings) -> Kind:
     """Fighter, token, or unsure: from the rim size, the figure behind it, and its rings."""
-    cut = TOKEN_MAX_MM + (settings.base_mm - 1 - TOKEN_MAX_MM) / 2 + THICKNESS_BIAS_MM
+    cut = _size_cut(settings)
     if blob.diameter_mm >= cut + SIZE_MARGIN_MM:  # base-sized
         if blob.ahead > MAX_CHANGE_AHEAD:
             return Kind.UNSURE  # more of the thing lies nearer the camera: this is not its rim
@@ -186,19 +191,40 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
     return {Evidence.YES: Kind.FIGHTER, Evidence.NO: Kind.TOKEN}.get(blob.figure, Kind.UNSURE)
 
 
+def is_clear_base(blob: Blob, settings: ArenaSettings) -> bool:
+    """A fighter beyond doubt: a crisp, solid disc clearly a base's size with its figure."""
+    return (
+        classify(blob, settings) is Kind.FIGHTER
+        and blob.fit_error_mm <= CRISP_RIM_MM
+        and _size_cut(settings) + SIZE_MARGIN_MM <= blob.diameter_mm <= settings.base_mm + CLEAR_BASE_SLACK_MM
+    )
+
+
+def _size_cut(settings: ArenaSettings) -> float:
+    """Diameter (mm) between the largest token and the smallest base, as the rim fit measures it."""
+    return TOKEN_MAX_MM + (settings.base_mm - 1 - TOKEN_MAX_MM) / 2 + THICKNESS_BIAS_MM
+
+
 def is_disc(blob: Blob, settings: ArenaSettings) -> bool:
     """Is the rim fit one crisp disc of a plausible size? (Other fits are dropped.)"""
     return blob.fit_error_mm <= MAX_RIM_ERROR_MM and blob.diameter_mm <= settings.base_mm + 9
 
 
 def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry: BoardGeometry,
-                 camera: CameraPosition, settings: ArenaSettings):
+                 camera: CameraPosition, settings: ArenaSettings, *, expected: int | None = None):
     """The fighters' bases among the blobs, and the doubts that forbid an answer.
+
+    Every doubt raised here is "there may be one more fighter here": with the number of
+    fighters on the board known, and that many clear bases found, none of them can be one.
 
     Crisp discs first, nearest the camera first: a base is taken unless it repeats or
     overlaps a taken base, or is the figure standing on one (on its line away from the
     camera). Then every changed region must be explained by bases, their figures and tokens;
     change left unexplained on or near a space is a doubt, so the reading never guesses.
+
+    With ``expected`` fighters on the board and fewer bases found, a standing thing too small
+    for a base (a figure on a base the colour of the board) is taken as the missing fighter,
+    if there are exactly as many of them as fighters missing: see :func:`_standing_in_for`.
     """
     discs = [b for b in blobs if is_disc(b, settings)]
     kinds = {id(b): classify(b, settings) for b in discs}
@@ -216,6 +242,8 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
         if overlaps or (blob.fit_error_mm > CRISP_RIM_MM and _on_figure_line(blob, bases, camera)):
             continue  # left to the region check below: explained by that base, or a doubt
         bases.append(blob)
+    if expected is not None and len(bases) < expected:
+        bases += _standing_in_for(expected - len(bases), blobs, bases, geometry, camera, settings)
     tokens = [
         b for b in discs
         if kinds[id(b)] is Kind.TOKEN
@@ -232,6 +260,33 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     for x, y in _unexplained(mask, view, geometry, camera, bases, tokens):
         doubts.append(f"something that is neither a base nor a token is near ({x:.0f}, {y:.0f}) mm")
     return sorted(bases, key=lambda b: b.x_mm), doubts
+
+
+def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera: CameraPosition,
+                     settings: ArenaSettings) -> list[Blob]:
+    """Fighters known to be there but not taken as bases: placed by a standing disc.
+
+    A base the colour of the board barely changes the view, but the figure standing at its
+    middle does: a disc too small for a base, or a base whose faint rim fits less crisply,
+    with change running on away from the camera (a figure) or a figure behind it. Its centre
+    is the figure's foot, the base's middle. Taken only when exactly ``missing`` such discs
+    are found, apart from every taken base and from each other.
+    """
+    w, h = geometry.board_mm
+    standing: list[Blob] = []
+    for blob in sorted(blobs, key=lambda b: b.fit_error_mm):
+        if blob.fit_error_mm > STANDING_RIM_ERROR_MM or blob.diameter_mm > settings.base_mm + CLEAR_BASE_SLACK_MM:
+            continue
+        if not (blob.stands_up or blob.figure is Evidence.YES) or classify(blob, settings) is Kind.TOKEN:
+            continue
+        if _explained(blob, bases, camera):
+            continue
+        if abs(blob.x_mm) > w / 2 - blob.radius_mm or abs(blob.y_mm) > h / 2 - blob.radius_mm:
+            continue
+        if any(math.hypot(blob.x_mm - b.x_mm, blob.y_mm - b.y_mm) < 15.0 for b in bases + standing):
+            continue  # the same thing fitted again, or part of a taken fighter
+        standing.append(replace(blob, figure_only=True))
+    return standing if len(standing) == missing else []
 
 
 def _hidden_spaces(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases):
