@@ -127,7 +127,8 @@ def change_mask(change: Change, search: np.ndarray) -> np.ndarray:
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     # Faint change only joins within a base's width of clear change: it must not flood the board.
     near = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_FAINT_REACH_PX, _FAINT_REACH_PX)))
-    mask = _grow_into_faint_change(mask, (change.score >= FAINT_CHANGE) & search & (near > 0))
+    # Faint darkening stays out: a miniature's cast shadow touches it and would widen it.
+    mask = _grow_into_faint_change(mask, (change.unshaded >= FAINT_CHANGE) & search & (near > 0))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     return _fill_holes(mask)
 
