@@ -56,6 +56,8 @@ FIGURE_HALF_WIDTH_MM = 14.0
 MAX_CHANGE_AHEAD = 0.4
 #: A clear base measures at most this much (mm) over ``base_mm`` (a shadow or blur widens it).
 CLEAR_BASE_SLACK_MM = 4.0
+#: A standing disc this far (mm) from every space is on none, even if it is a figure's foot.
+OFF_SPACE_MM = 6.0
 #: A standing disc taken for a fighter known to be missing fits its circle this well (rms mm).
 STANDING_RIM_ERROR_MM = 1.6
 #: A base is solid: at least this share of its fitted disc changed.
@@ -256,11 +258,22 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
                 f"the object at ({blob.x_mm:.0f}, {blob.y_mm:.0f}) mm may be a token or a base "
                 f"({blob.diameter_mm:.0f} mm across)"
             )
-    for space_id, base in _hidden_spaces(mask, view, geometry, camera, bases):
+    # Something standing clear of every space (a fighter off the row whose base matches the
+    # board) is on no space whatever it is; but its figure may lean over one: that change is
+    # explained, and a fighter could hide behind it as behind any other.
+    standing = [b for b in discs if kinds[id(b)] is Kind.UNSURE and _stands_off_the_spaces(b, bases, geometry, camera)]
+    for space_id, base in _hidden_spaces(mask, view, geometry, camera, bases + standing):
         doubts.append(f"the fighter at ({base.x_mm:.0f}, {base.y_mm:.0f}) mm may hide a fighter on {space_id}")
-    for x, y in _unexplained(mask, view, geometry, camera, bases, tokens):
+    for x, y in _unexplained(mask, view, geometry, camera, bases + standing, tokens):
         doubts.append(f"something that is neither a base nor a token is near ({x:.0f}, {y:.0f}) mm")
     return sorted(bases, key=lambda b: b.x_mm), doubts
+
+
+def _stands_off_the_spaces(blob: Blob, bases, geometry: BoardGeometry, camera: CameraPosition) -> bool:
+    """A standing disc (a figure's foot) clear of every space, and no part of a taken fighter."""
+    if not (blob.stands_up or blob.figure is Evidence.YES) or _explained(blob, bases, camera):
+        return False
+    return geometry.space_at(blob.x_mm, blob.y_mm) is None and geometry.edge_distance(blob.x_mm, blob.y_mm) >= OFF_SPACE_MM
 
 
 def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera: CameraPosition,
