@@ -186,7 +186,7 @@ def _with_fighter_count(
     the expected number of bases found, every one of them clear, there is no more fighter.
     """
     if len(bases) != expected:
-        return doubts + [f"{len(bases)} fighter(s) found, {expected} expected on the board"]
+        return doubts + [f"the camera sees {len(bases)} fighter(s) where {expected} stand on the board"]
     if all(is_clear_base(base, settings) and _well_inside(base, geometry) for base in bases):
         return []
     return doubts
