@@ -35,3 +35,29 @@ def test_a_camera_moved_far_away_from_the_windows_falls_back_to_the_whole_frame(
     assert registration.ok and registration.markers_used == (10, 11, 12, 13)
     assert np.allclose(registration.homography / registration.homography[2, 2],
                        register(image, geometry).homography / register(image, geometry).homography[2, 2], atol=1e-3)
+
+
+def test_one_stray_corner_does_not_cost_a_marker_when_only_three_are_seen(geometry):
+    detected = detect_markers(empty(geometry))
+    del detected[13]
+    exact = register(empty(geometry), geometry, detected=detected).homography
+    detected[11] = detected[11].copy()
+    detected[11][3] += [3.5, 2.0]  # one corner pulled off by a neighbouring edge
+    registration = register(empty(geometry), geometry, detected=detected)
+    assert registration.ok and registration.markers_used == (10, 11, 12)
+    corners = geometry.marker_corners(11)
+    moved = np.abs(_project(registration.homography, corners) - _project(exact, corners)).max()
+    assert moved < 0.5  # px: the stray corner was left out of the fit
+
+
+def test_two_stray_corners_of_one_marker_are_a_marker_that_disagrees(geometry):
+    detected = detect_markers(empty(geometry))
+    del detected[13]
+    detected[11] = detected[11] + [[3.5, 2.0], [0, 0], [0, 0], [-3.5, 2.0]]
+    registration = register(empty(geometry), geometry, detected=detected)
+    assert not registration.ok and "do not agree" in registration.error
+
+
+def _project(homography, points):
+    mapped = np.column_stack([points, np.ones(len(points))]) @ homography.T
+    return mapped[:, :2] / mapped[:, 2:]

@@ -263,24 +263,42 @@ def register(
 
 
 def _fit(subset: tuple[int, ...], corners: Mapping[int, np.ndarray], geometry: BoardGeometry, image_size):
+    """The mapping from these markers' corners, if they agree; one stray corner may be left out.
+
+    A corner the detector put a few px off (a neighbouring edge pulled its refinement) must
+    not cost a whole marker when only three are in view: the other eleven corners decide.
+    """
     board = np.concatenate([geometry.marker_corners(m) for m in subset])
     image = np.concatenate([corners[m] for m in subset])
+    limits = np.repeat([max(MIN_ERROR_PX, MAX_ERROR_FRACTION * _mean_side(corners[m])) for m in subset], 4)
+    keep = np.ones(len(board), bool)
+    for _ in range(2):
+        fitted = _fit_corners(board[keep], image[keep], len(subset), image_size)
+        if fitted is None:
+            return None
+        homography, errors = fitted
+        over = errors > limits[keep]
+        if not over.any():
+            break
+        if not keep.all() or over.sum() > 1:
+            return None  # more than one corner disagrees: the markers do not
+        keep[np.flatnonzero(keep)[int(np.argmax(errors - limits[keep]))]] = False
+    if not _keeps_orientation(homography, geometry):
+        return None
+    return homography, float(errors.max())
+
+
+def _fit_corners(board: np.ndarray, image: np.ndarray, markers: int, image_size):
     homography, _ = cv2.findHomography(board, image, 0)
     if homography is None or not np.all(np.isfinite(homography)):
         return None
     projected = cv2.perspectiveTransform(board.reshape(-1, 1, 2), homography).reshape(-1, 2)
     errors = np.linalg.norm(projected - image, axis=1)
-    if len(subset) <= MIN_MARKERS:
+    if markers <= MIN_MARKERS:
         # Twelve corners leave a homography little to check them with; a real camera (square
         # pixels, centred lens) has fewer freedoms, so fit that and check against it too.
         errors = np.maximum(errors, _camera_fit_errors(board, image, homography, image_size))
-    for index, marker_id in enumerate(subset):
-        side_px = _mean_side(corners[marker_id])
-        if errors[4 * index : 4 * index + 4].max() > max(MIN_ERROR_PX, MAX_ERROR_FRACTION * side_px):
-            return None
-    if not _keeps_orientation(homography, geometry):
-        return None
-    return homography, float(errors.max())
+    return homography, errors
 
 
 def _camera_fit_errors(board: np.ndarray, image: np.ndarray, homography: np.ndarray, image_size) -> np.ndarray:
