@@ -135,7 +135,10 @@ def change_mask(change: Change, search: np.ndarray) -> np.ndarray:
     return _fill_holes(mask)
 
 
-def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: CameraPosition, settings: ArenaSettings) -> list[Blob]:
+def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: CameraPosition, settings: ArenaSettings,
+               search: np.ndarray | None = None) -> list[Blob]:
+    """Discs fitted to the change; ``search`` marks where change can be seen at all (not the markers)."""
+    search = np.ones(mask.shape, bool) if search is None else search
     distance = cv2.distanceTransform(mask, cv2.DIST_L2, 5) / view.px_per_mm
     radius = settings.base_mm / 2
     # Seeds: the widest points of the change, and one radius in from every stretch of the
@@ -163,8 +166,8 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         same = next((i for i, b in enumerate(blobs) if math.hypot(x - b.x_mm, y - b.y_mm) < 0.5 * radius), None)
         if same is not None and blobs[same].fit_error_mm <= error:
             continue  # the same disc again, fitted no better
-        figure = _figure_evidence(mask, view, camera, x, y, r)
-        coverage = _disc_coverage(mask, view, x, y, r - 1.5)
+        figure = _figure_evidence(mask, view, camera, x, y, r, search)
+        coverage = _disc_coverage(mask, view, x, y, r - 1.5, search)
         ahead = _change_ahead(change.score, view, camera, x, y, r)
         stands_up = _stands_up(mask, view, camera, x, y, r)
         blob = Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up)
@@ -420,8 +423,12 @@ def _near_a_space(blob: Blob, geometry: BoardGeometry) -> bool:
     return geometry.space_at(blob.x_mm, blob.y_mm) is not None or geometry.edge_distance(blob.x_mm, blob.y_mm) < 4
 
 
-def _figure_evidence(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> Evidence:
-    """Is there change where a figure standing on a disc at (x, y) would show?"""
+def _figure_evidence(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float, search) -> Evidence:
+    """Is there change where a figure standing on a disc at (x, y) would show?
+
+    Only where change can be seen: a figure leaning over a marker's keep-out counts by the
+    part of it outside; one wholly inside it is neither seen nor missed (partial).
+    """
     lx, ly = camera.lean(x, y, MIN_FIGURE_MM)
     reach = math.hypot(lx, ly)
     start = r + 2.0
@@ -431,13 +438,16 @@ def _figure_evidence(mask, view: BoardView, camera: CameraPosition, x: float, y:
     distances = np.arange(start, reach, 1.0)
     h, w = mask.shape
     hits = []
+    in_view = False
     for d in distances:
         u, v = view.to_px(x + ax * d, y + ay * d)
         ui, vi = int(round(u)), int(round(v))
         if 0 <= ui < w and 0 <= vi < h:
-            hits.append(bool(mask[vi, ui]))
+            in_view = True
+            if search[vi, ui]:
+                hits.append(bool(mask[vi, ui]))
     if not hits:
-        return Evidence.UNKNOWN
+        return Evidence.PARTIAL if in_view else Evidence.UNKNOWN
     share = float(np.mean(hits))
     if share >= 0.7:
         return Evidence.YES
@@ -480,7 +490,8 @@ def _change_ahead(score, view: BoardView, camera: CameraPosition, x: float, y: f
     return float((score[vi[inside], ui[inside]] >= 1.0).mean())
 
 
-def _disc_coverage(mask, view: BoardView, x: float, y: float, r: float) -> float:
+def _disc_coverage(mask, view: BoardView, x: float, y: float, r: float, search=None) -> float:
+    """Share of the disc that changed; only where change can be seen, if most of it can."""
     if r <= 0:
         return 0.0
     u, v = view.to_px(x, y)
@@ -494,6 +505,10 @@ def _disc_coverage(mask, view: BoardView, x: float, y: float, r: float) -> float
     disc = (uu - u) ** 2 + (vv - v) ** 2 <= rp * rp
     if not disc.any():
         return 0.0
+    if search is not None:
+        seen = disc & search[v0:v1, u0:u1]
+        if seen.sum() >= 0.5 * disc.sum():
+            disc = seen
     return float(mask[v0:v1, u0:u1][disc].mean())
 
 

@@ -151,7 +151,7 @@ def _read_registered(image, registration, prepared, geometry, settings, expected
     search = _search_mask(view, geometry)
     change = change_between(live, prepared.smooth, search)
     mask = change_mask(change, search)
-    blobs = find_blobs(change, mask, view, camera, settings)
+    blobs = find_blobs(change, mask, view, camera, settings, search)
     bases, doubts = select_bases(blobs, mask, view, geometry, camera, settings, expected=expected_fighters)
     if expected_fighters is not None:
         doubts = _with_fighter_count(bases, doubts, expected_fighters, geometry, settings)
