@@ -112,7 +112,7 @@ def change_between(live: SmoothView, reference: SmoothView, usable: np.ndarray) 
     # first (the reference dimmed as much as this pixel, up to a shadow's worth), or a
     # shadow beside a base would widen it.
     shade = cv2.exp(np.clip(luma, -DARKENING_CHANGE, 0.0))
-    relit = np.minimum(cv2.subtract(cv2.multiply(reference.bgr + _LOG_OFFSET, cv2.exp(lighting)), _LOG_OFFSET), 255)
+    relit = cv2.subtract(cv2.exp(predicted), _LOG_OFFSET)  # the reference under the new light, clipped
     difference = _channel_max(cv2.absdiff(live.bgr, relit * shade[..., None]))
     return Change(score, np.maximum(tint, brightness * (luma > 0)), difference)
 
