@@ -118,15 +118,14 @@ def _detect_near(grey: np.ndarray, geometry: BoardGeometry, expected: np.ndarray
     found_corners, found_ids = [], []
     for quad, found_id in zip(corners, [] if ids is None else ids.ravel()):
         quad = quad.reshape(4, 2)
-        u = float(quad[:, 0].mean())
         for marker_id, start, span, rows, dx, dy in places:
             inside = start <= quad[:, 0].min() and quad[:, 0].max() < start + span and quad[:, 1].max() < gap + rows
-            if int(found_id) == marker_id and inside and start <= u < start + span:
+            if int(found_id) == marker_id and inside:
                 found_corners.append(quad + np.array([dx, dy], np.float32))
                 found_ids.append(marker_id)
     if not found_ids:
         return [], None
-    if scale < 1.0:  # the corners were refined on the tiled image: refine on the frame itself
+    if scale < 1.0:  # refined on the tiles, next to their grey gaps: refine on the frame itself
         found_corners = [_refine(grey, quad) for quad in found_corners]
     return [q.reshape(1, 4, 2) for q in found_corners], np.array(found_ids).reshape(-1, 1)
 
