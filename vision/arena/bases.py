@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -54,6 +54,12 @@ MAX_FIGURE_MM = 70.0
 FIGURE_HALF_WIDTH_MM = 14.0
 #: A base's rim is the front of its object: at most this share of a band in front changed.
 MAX_CHANGE_AHEAD = 0.4
+#: A clear base measures at most this much (mm) over ``base_mm`` (a shadow or blur widens it).
+CLEAR_BASE_SLACK_MM = 4.0
+#: A standing disc this far (mm) from every space is on none, even if it is a figure's foot.
+OFF_SPACE_MM = 6.0
+#: A standing disc taken for a fighter known to be missing fits its circle this well (rms mm).
+STANDING_RIM_ERROR_MM = 1.6
 #: A base is solid: at least this share of its fitted disc changed.
 MIN_BASE_COVERAGE = 0.92
 #: A token is one flat disc: fewer than this share of its rim rays cross a fainter ring.
@@ -110,6 +116,7 @@ class Blob:
     coverage: float  # share of the fitted disc (less a blur margin) that changed
     ahead: float = 0.0  # share of a band just in front of the rim (towards the camera) that changed
     stands_up: bool = False  # the change runs on away from the camera further than a flat disc's
+    figure_only: bool = False  # a fighter placed by its figure: its base was not seen
 
     @property
     def diameter_mm(self) -> float:
@@ -122,12 +129,16 @@ def change_mask(change: Change, search: np.ndarray) -> np.ndarray:
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     # Faint change only joins within a base's width of clear change: it must not flood the board.
     near = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_FAINT_REACH_PX, _FAINT_REACH_PX)))
-    mask = _grow_into_faint_change(mask, (change.score >= FAINT_CHANGE) & search & (near > 0))
+    # Faint darkening stays out: a miniature's cast shadow touches it and would widen it.
+    mask = _grow_into_faint_change(mask, (change.unshaded >= FAINT_CHANGE) & search & (near > 0))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     return _fill_holes(mask)
 
 
-def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: CameraPosition, settings: ArenaSettings) -> list[Blob]:
+def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: CameraPosition, settings: ArenaSettings,
+               search: np.ndarray | None = None) -> list[Blob]:
+    """Discs fitted to the change; ``search`` marks where change can be seen at all (not the markers)."""
+    search = np.ones(mask.shape, bool) if search is None else search
     distance = cv2.distanceTransform(mask, cv2.DIST_L2, 5) / view.px_per_mm
     radius = settings.base_mm / 2
     # Seeds: the widest points of the change, and one radius in from every stretch of the
@@ -155,8 +166,8 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         same = next((i for i, b in enumerate(blobs) if math.hypot(x - b.x_mm, y - b.y_mm) < 0.5 * radius), None)
         if same is not None and blobs[same].fit_error_mm <= error:
             continue  # the same disc again, fitted no better
-        figure = _figure_evidence(mask, view, camera, x, y, r)
-        coverage = _disc_coverage(mask, view, x, y, r - 1.5)
+        figure = _figure_evidence(mask, view, camera, x, y, r, search)
+        coverage = _disc_coverage(mask, view, x, y, r - 1.5, search)
         ahead = _change_ahead(change.score, view, camera, x, y, r)
         stands_up = _stands_up(mask, view, camera, x, y, r)
         blob = Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up)
@@ -169,7 +180,7 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
 
 def classify(blob: Blob, settings: ArenaSettings) -> Kind:
     """Fighter, token, or unsure: from the rim size, the figure behind it, and its rings."""
-    cut = TOKEN_MAX_MM + (settings.base_mm - 1 - TOKEN_MAX_MM) / 2 + THICKNESS_BIAS_MM
+    cut = _size_cut(settings)
     if blob.diameter_mm >= cut + SIZE_MARGIN_MM:  # base-sized
         if blob.ahead > MAX_CHANGE_AHEAD:
             return Kind.UNSURE  # more of the thing lies nearer the camera: this is not its rim
@@ -186,19 +197,40 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
     return {Evidence.YES: Kind.FIGHTER, Evidence.NO: Kind.TOKEN}.get(blob.figure, Kind.UNSURE)
 
 
+def is_clear_base(blob: Blob, settings: ArenaSettings) -> bool:
+    """A fighter beyond doubt: a crisp, solid disc clearly a base's size with its figure."""
+    return (
+        classify(blob, settings) is Kind.FIGHTER
+        and blob.fit_error_mm <= CRISP_RIM_MM
+        and _size_cut(settings) + SIZE_MARGIN_MM <= blob.diameter_mm <= settings.base_mm + CLEAR_BASE_SLACK_MM
+    )
+
+
+def _size_cut(settings: ArenaSettings) -> float:
+    """Diameter (mm) between the largest token and the smallest base, as the rim fit measures it."""
+    return TOKEN_MAX_MM + (settings.base_mm - 1 - TOKEN_MAX_MM) / 2 + THICKNESS_BIAS_MM
+
+
 def is_disc(blob: Blob, settings: ArenaSettings) -> bool:
     """Is the rim fit one crisp disc of a plausible size? (Other fits are dropped.)"""
     return blob.fit_error_mm <= MAX_RIM_ERROR_MM and blob.diameter_mm <= settings.base_mm + 9
 
 
 def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry: BoardGeometry,
-                 camera: CameraPosition, settings: ArenaSettings):
+                 camera: CameraPosition, settings: ArenaSettings, *, expected: int | None = None):
     """The fighters' bases among the blobs, and the doubts that forbid an answer.
+
+    Every doubt raised here is "there may be one more fighter here": with the number of
+    fighters on the board known, and that many clear bases found, none of them can be one.
 
     Crisp discs first, nearest the camera first: a base is taken unless it repeats or
     overlaps a taken base, or is the figure standing on one (on its line away from the
     camera). Then every changed region must be explained by bases, their figures and tokens;
     change left unexplained on or near a space is a doubt, so the reading never guesses.
+
+    With ``expected`` fighters on the board and fewer bases found, a standing thing too small
+    for a base (a figure on a base the colour of the board) is taken as the missing fighter,
+    if there are exactly as many of them as fighters missing: see :func:`_standing_in_for`.
     """
     discs = [b for b in blobs if is_disc(b, settings)]
     kinds = {id(b): classify(b, settings) for b in discs}
@@ -216,6 +248,8 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
         if overlaps or (blob.fit_error_mm > CRISP_RIM_MM and _on_figure_line(blob, bases, camera)):
             continue  # left to the region check below: explained by that base, or a doubt
         bases.append(blob)
+    if expected is not None and len(bases) < expected:
+        bases += _standing_in_for(expected - len(bases), blobs, bases, geometry, camera, settings)
     tokens = [
         b for b in discs
         if kinds[id(b)] is Kind.TOKEN
@@ -227,11 +261,49 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
                 f"the object at ({blob.x_mm:.0f}, {blob.y_mm:.0f}) mm may be a token or a base "
                 f"({blob.diameter_mm:.0f} mm across)"
             )
-    for space_id, base in _hidden_spaces(mask, view, geometry, camera, bases):
+    # Something standing clear of every space (a fighter off the row whose base matches the
+    # board) is on no space whatever it is; but its figure may lean over one: that change is
+    # explained, and a fighter could hide behind it as behind any other.
+    standing = [b for b in discs if kinds[id(b)] is Kind.UNSURE and _stands_off_the_spaces(b, bases, geometry, camera)]
+    for space_id, base in _hidden_spaces(mask, view, geometry, camera, bases + standing):
         doubts.append(f"the fighter at ({base.x_mm:.0f}, {base.y_mm:.0f}) mm may hide a fighter on {space_id}")
-    for x, y in _unexplained(mask, view, geometry, camera, bases, tokens):
+    for x, y in _unexplained(mask, view, geometry, camera, bases + standing, tokens):
         doubts.append(f"something that is neither a base nor a token is near ({x:.0f}, {y:.0f}) mm")
     return sorted(bases, key=lambda b: b.x_mm), doubts
+
+
+def _stands_off_the_spaces(blob: Blob, bases, geometry: BoardGeometry, camera: CameraPosition) -> bool:
+    """A standing disc (a figure's foot) clear of every space, and no part of a taken fighter."""
+    if not (blob.stands_up or blob.figure is Evidence.YES) or _explained(blob, bases, camera):
+        return False
+    return geometry.space_at(blob.x_mm, blob.y_mm) is None and geometry.edge_distance(blob.x_mm, blob.y_mm) >= OFF_SPACE_MM
+
+
+def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera: CameraPosition,
+                     settings: ArenaSettings) -> list[Blob]:
+    """Fighters known to be there but not taken as bases: placed by a standing disc.
+
+    A base the colour of the board barely changes the view, but the figure standing at its
+    middle does: a disc too small for a base, or a base whose faint rim fits less crisply,
+    with change running on away from the camera (a figure) or a figure behind it. Its centre
+    is the figure's foot, the base's middle. Taken only when exactly ``missing`` such discs
+    are found, apart from every taken base and from each other.
+    """
+    w, h = geometry.board_mm
+    standing: list[Blob] = []
+    for blob in sorted(blobs, key=lambda b: b.fit_error_mm):
+        if blob.fit_error_mm > STANDING_RIM_ERROR_MM or blob.diameter_mm > settings.base_mm + CLEAR_BASE_SLACK_MM:
+            continue
+        if not (blob.stands_up or blob.figure is Evidence.YES) or classify(blob, settings) is Kind.TOKEN:
+            continue
+        if _explained(blob, bases, camera):
+            continue
+        if abs(blob.x_mm) > w / 2 - blob.radius_mm or abs(blob.y_mm) > h / 2 - blob.radius_mm:
+            continue
+        if any(math.hypot(blob.x_mm - b.x_mm, blob.y_mm - b.y_mm) < 15.0 for b in bases + standing):
+            continue  # the same thing fitted again, or part of a taken fighter
+        standing.append(replace(blob, figure_only=True))
+    return standing if len(standing) == missing else []
 
 
 def _hidden_spaces(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases):
@@ -351,8 +423,12 @@ def _near_a_space(blob: Blob, geometry: BoardGeometry) -> bool:
     return geometry.space_at(blob.x_mm, blob.y_mm) is not None or geometry.edge_distance(blob.x_mm, blob.y_mm) < 4
 
 
-def _figure_evidence(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> Evidence:
-    """Is there change where a figure standing on a disc at (x, y) would show?"""
+def _figure_evidence(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float, search) -> Evidence:
+    """Is there change where a figure standing on a disc at (x, y) would show?
+
+    Only where change can be seen: a figure leaning over a marker's keep-out counts by the
+    part of it outside; one wholly inside it is neither seen nor missed (partial).
+    """
     lx, ly = camera.lean(x, y, MIN_FIGURE_MM)
     reach = math.hypot(lx, ly)
     start = r + 2.0
@@ -362,13 +438,16 @@ def _figure_evidence(mask, view: BoardView, camera: CameraPosition, x: float, y:
     distances = np.arange(start, reach, 1.0)
     h, w = mask.shape
     hits = []
+    in_view = False
     for d in distances:
         u, v = view.to_px(x + ax * d, y + ay * d)
         ui, vi = int(round(u)), int(round(v))
         if 0 <= ui < w and 0 <= vi < h:
-            hits.append(bool(mask[vi, ui]))
+            in_view = True
+            if search[vi, ui]:
+                hits.append(bool(mask[vi, ui]))
     if not hits:
-        return Evidence.UNKNOWN
+        return Evidence.PARTIAL if in_view else Evidence.UNKNOWN
     share = float(np.mean(hits))
     if share >= 0.7:
         return Evidence.YES
@@ -411,7 +490,8 @@ def _change_ahead(score, view: BoardView, camera: CameraPosition, x: float, y: f
     return float((score[vi[inside], ui[inside]] >= 1.0).mean())
 
 
-def _disc_coverage(mask, view: BoardView, x: float, y: float, r: float) -> float:
+def _disc_coverage(mask, view: BoardView, x: float, y: float, r: float, search=None) -> float:
+    """Share of the disc that changed; only where change can be seen, if most of it can."""
     if r <= 0:
         return 0.0
     u, v = view.to_px(x, y)
@@ -425,6 +505,10 @@ def _disc_coverage(mask, view: BoardView, x: float, y: float, r: float) -> float
     disc = (uu - u) ** 2 + (vv - v) ** 2 <= rp * rp
     if not disc.any():
         return 0.0
+    if search is not None:
+        seen = disc & search[v0:v1, u0:u1]
+        if seen.sum() >= 0.5 * disc.sum():
+            disc = seen
     return float(mask[v0:v1, u0:u1][disc].mean())
 
 

@@ -55,7 +55,8 @@ class ArenaCalibration:
         if cached is None:
             view = BoardView.of(self.geometry)
             smooth = SmoothView.of(view.warp(self.reference_image, self.registration.homography))
-            cached = PreparedReference(self.registration, view, smooth)
+            height, width = self.reference_image.shape[:2]
+            cached = PreparedReference(self.registration, view, smooth, (width, height))
             object.__setattr__(self, "_prepared", cached)
         return cached
 

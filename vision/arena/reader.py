@@ -16,12 +16,14 @@ import numpy as np
 from vision.arena.geometry import BoardGeometry
 from vision.arena.registration import Registration, register
 from vision.arena.settings import ArenaSettings
-from vision.arena.bases import TOKEN_MAX_MM, Blob, change_mask, find_blobs, select_bases
+from vision.arena.bases import TOKEN_MAX_MM, Blob, change_mask, find_blobs, is_clear_base, select_bases
 from vision.arena.pose import camera_position
 from vision.arena.topdown import BoardView, SmoothView, change_between
 
 #: Fighter centres closer than this (mm) to a space outline are too close to call.
 EDGE_MARGIN_MM = 1.5
+#: ... and this much for a fighter placed by its figure (a figure leans a few mm off centre).
+FIGURE_ONLY_EDGE_MARGIN_MM = 6.0
 #: Margin (mm) kept clear round each marker: a hand over a marker is no fighter.
 _MARKER_KEEP_OUT_MM = 4.0
 
@@ -72,6 +74,12 @@ class PreparedReference:
     registration: Registration
     view: BoardView
     smooth: SmoothView
+    image_size: tuple[int, int] | None = None  # (width, height) of the reference image
+
+    def expected_markers(self, image: np.ndarray) -> np.ndarray | None:
+        """Where the markers should be in a same-size image: where the reference had them."""
+        same = self.image_size == (image.shape[1], image.shape[0])
+        return self.registration.homography if same else None
 
 
 def check_image(image: object, name: str = "image") -> np.ndarray:
@@ -95,7 +103,8 @@ def prepare_reference(reference: np.ndarray, geometry: BoardGeometry) -> Prepare
     if not registration.ok:
         raise ArenaInputError(f"the reference image cannot be used: {registration.error}")
     view = BoardView.of(geometry)
-    return PreparedReference(registration, view, SmoothView.of(view.warp(reference, registration.homography)))
+    smooth = SmoothView.of(view.warp(reference, registration.homography))
+    return PreparedReference(registration, view, smooth, (reference.shape[1], reference.shape[0]))
 
 
 def read_arena(
@@ -105,15 +114,23 @@ def read_arena(
     settings: ArenaSettings = ArenaSettings(),
     *,
     annotate: bool = True,
+    fighters: int | None = None,
 ) -> ArenaReading:
-    """Read the arena in ``image`` against the empty ``reference`` (an image or a prepared one)."""
+    """Read the arena in ``image`` against the empty ``reference`` (an image or a prepared one).
+
+    ``fighters`` is how many fighters stand on the board, if known (two in a match): with
+    that many clear bases found, change elsewhere is no further fighter, and a different
+    number found is a doubt.
+    """
+    if fighters is not None and (isinstance(fighters, bool) or not isinstance(fighters, int) or fighters < 0):
+        raise ValueError(f"fighters is {fighters!r}: it must be a whole number of fighters, 0 or more")
     image = check_image(image)
     prepared = reference if isinstance(reference, PreparedReference) else prepare_reference(reference, geometry)
-    registration = register(image, geometry)
+    registration = register(image, geometry, expected=prepared.expected_markers(image))
     if not registration.ok:
         reading = ArenaReading(False, (), (), registration.markers_found, registration.error, registration=registration)
     else:
-        reading = _read_registered(image, registration, prepared, geometry, settings)
+        reading = _read_registered(image, registration, prepared, geometry, settings, fighters)
     if annotate:
         from vision.arena.annotate import annotate_reading
 
@@ -127,20 +144,22 @@ def _with_annotation(reading: ArenaReading, annotated: np.ndarray) -> ArenaReadi
     )
 
 
-def _read_registered(image, registration, prepared, geometry, settings) -> ArenaReading:
+def _read_registered(image, registration, prepared, geometry, settings, expected_fighters) -> ArenaReading:
     view = prepared.view
     live = SmoothView.of(view.warp(image, registration.homography))
     camera = camera_position(registration.homography, (image.shape[1], image.shape[0]))
     search = _search_mask(view, geometry)
     change = change_between(live, prepared.smooth, search)
     mask = change_mask(change, search)
-    blobs = find_blobs(change, mask, view, camera, settings)
-    bases, doubts = select_bases(blobs, mask, view, geometry, camera, settings)
+    blobs = find_blobs(change, mask, view, camera, settings, search)
+    bases, doubts = select_bases(blobs, mask, view, geometry, camera, settings, expected=expected_fighters)
+    if expected_fighters is not None:
+        doubts = _with_fighter_count(bases, doubts, expected_fighters, geometry, settings)
     fighters = []
     for base in bases:
         space = geometry.space_at(base.x_mm, base.y_mm)
         edge = geometry.edge_distance(base.x_mm, base.y_mm)
-        if edge < EDGE_MARGIN_MM:
+        if edge < (FIGURE_ONLY_EDGE_MARGIN_MM if base.figure_only else EDGE_MARGIN_MM):
             doubts.append(f"a fighter at ({base.x_mm:.0f}, {base.y_mm:.0f}) mm is on a space outline")
         confidence = _confidence(base, edge, registration, settings)
         fighters.append(FighterReading(space, (float(base.x_mm), float(base.y_mm)), float(confidence)))
@@ -156,6 +175,27 @@ def _read_registered(image, registration, prepared, geometry, settings) -> Arena
         error=error,
         registration=registration,
     )
+
+
+def _with_fighter_count(
+    bases: list[Blob], doubts: list[str], expected: int, geometry: BoardGeometry, settings: ArenaSettings
+) -> list[str]:
+    """The doubts left once the number of fighters on the board is known.
+
+    Each doubt from :func:`select_bases` says "one more fighter may be here": with exactly
+    the expected number of bases found, every one of them clear, there is no more fighter.
+    """
+    if len(bases) != expected:
+        return doubts + [f"the camera sees {len(bases)} fighter(s) where {expected} stand on the board"]
+    if all(is_clear_base(base, settings) and _well_inside(base, geometry) for base in bases):
+        return []
+    return doubts
+
+
+def _well_inside(base: Blob, geometry: BoardGeometry) -> bool:
+    """A base stands on the board: its centre at least its radius inside the edges."""
+    w, h = geometry.board_mm
+    return abs(base.x_mm) <= w / 2 - base.radius_mm and abs(base.y_mm) <= h / 2 - base.radius_mm
 
 
 def _confidence(base: Blob, edge_mm: float, registration: Registration, settings: ArenaSettings) -> float:

@@ -77,15 +77,68 @@ def _look_again(grey: np.ndarray, corners: list, ids, geometry: BoardGeometry):
     return corners + extra_corners, all_ids
 
 
+#: Round each expected marker, its search window reaches this far past the marker's quiet
+#: zone: a marker's side, or this share of the frame width if more (a nudged camera).
+_NEAR_REACH_FRAME = 0.07
+
+
+def _detect_near(grey: np.ndarray, geometry: BoardGeometry, expected: np.ndarray, scale: float):
+    """Each layout marker searched for only in a window round where ``expected`` puts it.
+
+    The windows are tiled side by side into one small image, searched in one call (each
+    call has a fixed cost), and a marker counts only if found in its own window.
+    """
+    h, w = grey.shape
+    windows = []
+    for marker_id, (x, y, size) in geometry.markers.items():
+        half = size / 2 + size / 6
+        around = np.array([[x + dx * half, y + dy * half] for dx in (-1, 1) for dy in (-1, 1)], np.float64)
+        box = cv2.perspectiveTransform(around.reshape(-1, 1, 2), expected).reshape(-1, 2)
+        if not np.all(np.isfinite(box)):
+            continue
+        reach = max(_mean_side(box), _NEAR_REACH_FRAME * w)
+        x0, y0 = np.floor(box.min(axis=0) - reach).astype(int)
+        x1, y1 = np.ceil(box.max(axis=0) + reach).astype(int)
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+        if x1 - x0 >= 16 and y1 - y0 >= 16:  # else off the frame
+            windows.append((marker_id, x0, y0, x1, y1))
+    if len(windows) < MIN_MARKERS:
+        return [], None
+    gap = 8  # plain grey between windows: no marker can straddle two
+    width = sum(x1 - x0 for _, x0, _, x1, _ in windows) + gap * (len(windows) + 1)
+    height = max(y1 - y0 for _, _, y0, _, y1 in windows) + 2 * gap
+    tiled = np.full((height, width), 128, np.uint8)
+    places = []
+    left = gap
+    for marker_id, x0, y0, x1, y1 in windows:
+        tiled[gap : gap + y1 - y0, left : left + x1 - x0] = grey[y0:y1, x0:x1]
+        places.append((marker_id, left, x1 - x0, y1 - y0, x0 - left, y0 - gap))
+        left += x1 - x0 + gap
+    corners, ids = _detect(tiled, scale)
+    found_corners, found_ids = [], []
+    for quad, found_id in zip(corners, [] if ids is None else ids.ravel()):
+        quad = quad.reshape(4, 2)
+        for marker_id, start, span, rows, dx, dy in places:
+            inside = start <= quad[:, 0].min() and quad[:, 0].max() < start + span and quad[:, 1].max() < gap + rows
+            if int(found_id) == marker_id and inside:
+                found_corners.append(quad + np.array([dx, dy], np.float32))
+                found_ids.append(marker_id)
+    if not found_ids:
+        return [], None
+    if scale < 1.0:  # refined on the tiles, next to their grey gaps: refine on the frame itself
+        found_corners = [_refine(grey, quad) for quad in found_corners]
+    return [q.reshape(1, 4, 2) for q in found_corners], np.array(found_ids).reshape(-1, 1)
+
+
 def _detect(grey: np.ndarray, scale: float):
     if scale == 1.0:
         corners, ids, _ = aruco_detector().detectMarkers(grey)
-        return corners, ids
+        return list(corners), ids
     small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     corners, ids, _ = aruco_detector().detectMarkers(small)
     if ids is not None:
         corners = [_refine(grey, (quad.reshape(4, 2) + 0.5) / scale - 0.5) for quad in corners]
-    return corners, ids
+    return list(corners), ids
 
 
 def _refine(grey: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -104,7 +157,9 @@ def to_gray(image: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
 
 
-def detect_markers(image: np.ndarray, geometry: BoardGeometry | None = None) -> dict[int, np.ndarray]:
+def detect_markers(
+    image: np.ndarray, geometry: BoardGeometry | None = None, *, expected: np.ndarray | None = None
+) -> dict[int, np.ndarray]:
     """All DICT_4X4_50 markers in the image: id -> 4x2 corners (TL, TR, BR, BL) in px.
 
     Large frames are searched at reduced size first (the board's markers are big enough
@@ -112,12 +167,22 @@ def detect_markers(image: np.ndarray, geometry: BoardGeometry | None = None) -> 
     found that way is looked for again at full size: only where the others say it must be
     when three or more were found, else in the whole frame. An id seen twice is dropped: two
     candidates for one marker cannot both be right.
+
+    ``expected`` (board mm -> image px, e.g. the calibration's mapping) says where the
+    markers were: they are looked for only round there first, which costs a fraction of a
+    whole-frame search. Unless three of them turn up there, the whole frame is searched.
     """
     grey = to_gray(image)
     scale = min(1.0, DETECT_WIDTH / grey.shape[1])
-    corners, ids = _detect(grey, scale)
-    if scale < 1.0 and geometry is not None:
-        corners, ids = _look_again(grey, list(corners), ids, geometry)
+    corners, ids = [], None
+    if expected is not None and geometry is not None:
+        corners, ids = _detect_near(grey, geometry, expected, scale)
+    if ids is None or len(ids) < MIN_MARKERS:
+        # Not where they were (or no idea where): the whole frame. Every window was already
+        # searched where the markers should be, so a search there again would find nothing.
+        corners, ids = _detect(grey, scale)
+        if scale < 1.0 and geometry is not None:
+            corners, ids = _look_again(grey, list(corners), ids, geometry)
     found: dict[int, np.ndarray] = {}
     duplicated: set[int] = set()
     if ids is not None:
@@ -154,10 +219,19 @@ class Registration:
         return cv2.perspectiveTransform(np.asarray(points_mm, np.float64).reshape(-1, 1, 2), self.homography).reshape(-1, 2)
 
 
-def register(image: np.ndarray, geometry: BoardGeometry, *, detected: Mapping[int, np.ndarray] | None = None) -> Registration:
+def register(
+    image: np.ndarray,
+    geometry: BoardGeometry,
+    *,
+    detected: Mapping[int, np.ndarray] | None = None,
+    expected: np.ndarray | None = None,
+) -> Registration:
+    """Fit and check board mm -> image px from the board's markers in ``image``.
+
+    ``expected`` is where the markers were last seen (see :func:`detect_markers`).
+    """
     image_size = (image.shape[1], image.shape[0])
-    """Fit and check board mm -> image px from the board's markers in ``image``."""
-    all_found = detect_markers(image, geometry) if detected is None else dict(detected)
+    all_found = detect_markers(image, geometry, expected=expected) if detected is None else dict(detected)
     corners = {m: q for m, q in all_found.items() if m in geometry.markers}
     found = tuple(sorted(corners))
     missing = [m for m in sorted(geometry.markers) if m not in corners]
@@ -188,24 +262,42 @@ def register(image: np.ndarray, geometry: BoardGeometry, *, detected: Mapping[in
 
 
 def _fit(subset: tuple[int, ...], corners: Mapping[int, np.ndarray], geometry: BoardGeometry, image_size):
+    """The mapping from these markers' corners, if they agree; one stray corner may be left out.
+
+    A corner the detector put a few px off (a neighbouring edge pulled its refinement) must
+    not cost a whole marker when only three are in view: the other eleven corners decide.
+    """
     board = np.concatenate([geometry.marker_corners(m) for m in subset])
     image = np.concatenate([corners[m] for m in subset])
+    limits = np.repeat([max(MIN_ERROR_PX, MAX_ERROR_FRACTION * _mean_side(corners[m])) for m in subset], 4)
+    keep = np.ones(len(board), bool)
+    for _ in range(2):
+        fitted = _fit_corners(board[keep], image[keep], len(subset), image_size)
+        if fitted is None:
+            return None
+        homography, errors = fitted
+        over = errors > limits[keep]
+        if not over.any():
+            break
+        if not keep.all() or over.sum() > 1:
+            return None  # more than one corner disagrees: the markers do not
+        keep[np.flatnonzero(keep)[int(np.argmax(errors - limits[keep]))]] = False
+    if not _keeps_orientation(homography, geometry):
+        return None
+    return homography, float(errors.max())
+
+
+def _fit_corners(board: np.ndarray, image: np.ndarray, markers: int, image_size):
     homography, _ = cv2.findHomography(board, image, 0)
     if homography is None or not np.all(np.isfinite(homography)):
         return None
     projected = cv2.perspectiveTransform(board.reshape(-1, 1, 2), homography).reshape(-1, 2)
     errors = np.linalg.norm(projected - image, axis=1)
-    if len(subset) <= MIN_MARKERS:
+    if markers <= MIN_MARKERS:
         # Twelve corners leave a homography little to check them with; a real camera (square
         # pixels, centred lens) has fewer freedoms, so fit that and check against it too.
         errors = np.maximum(errors, _camera_fit_errors(board, image, homography, image_size))
-    for index, marker_id in enumerate(subset):
-        side_px = _mean_side(corners[marker_id])
-        if errors[4 * index : 4 * index + 4].max() > max(MIN_ERROR_PX, MAX_ERROR_FRACTION * side_px):
-            return None
-    if not _keeps_orientation(homography, geometry):
-        return None
-    return homography, float(errors.max())
+    return homography, errors
 
 
 def _camera_fit_errors(board: np.ndarray, image: np.ndarray, homography: np.ndarray, image_size) -> np.ndarray:

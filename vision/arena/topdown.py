@@ -89,6 +89,7 @@ class Change:
     """What changed between reference and live view, once the lighting change is removed."""
 
     score: np.ndarray  # >= 1 means "something is here" (colour or brightness clearly changed)
+    unshaded: np.ndarray  # the same, but darkening counts for nothing (a shadow is all darkening)
     difference: np.ndarray  # largest per-channel difference in grey levels (linear: for outlines)
 
 
@@ -105,10 +106,15 @@ def change_between(live: SmoothView, reference: SmoothView, usable: np.ndarray) 
     chroma = np.sqrt(np.maximum(chroma_sq, 0))
     # Shadows only darken, keeping the colour: darkening needs more to count than brightening.
     brightness = np.where(luma > 0, luma * (1 / LUMA_CHANGE), luma * (-1 / DARKENING_CHANGE))
-    score = np.maximum(chroma * (1 / CHROMA_CHANGE), brightness)
-    relit = np.minimum(cv2.subtract(cv2.multiply(reference.bgr + _LOG_OFFSET, cv2.exp(lighting)), _LOG_OFFSET), 255)
-    difference = _channel_max(cv2.absdiff(live.bgr, relit))
-    return Change(score, difference)
+    tint = chroma * (1 / CHROMA_CHANGE)
+    score = np.maximum(tint, brightness)
+    # The outline is found on the linear difference; a shadow's darkening is taken out of it
+    # first (the reference dimmed as much as this pixel, up to a shadow's worth), or a
+    # shadow beside a base would widen it.
+    shade = cv2.exp(np.clip(luma, -DARKENING_CHANGE, 0.0))
+    relit = cv2.subtract(cv2.exp(predicted), _LOG_OFFSET)  # the reference under the new light, clipped
+    difference = _channel_max(cv2.absdiff(live.bgr, relit * shade[..., None]))
+    return Change(score, np.maximum(tint, brightness * (luma > 0)), difference)
 
 
 #: The lighting is fitted on a coarse grid: it varies slowly, and that is much cheaper.

@@ -147,7 +147,8 @@ class ArenaWatcher:
 
     def _read(self, frame: np.ndarray, t: float) -> WatchResult:
         geometry = self._calibration.geometry
-        reading = read_arena(frame, self._calibration.reference, geometry, self._settings)
+        # A match has exactly its fighters on the board: that settles "one more fighter?" doubts.
+        reading = read_arena(frame, self._calibration.reference, geometry, self._settings, fighters=len(self._fighters))
         registration = reading.registration
         missing = registration.missing(geometry) if registration is not None else tuple(sorted(geometry.markers))
         drift = self._calibration.drift_mm(registration) if registration is not None else math.inf

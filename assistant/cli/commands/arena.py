@@ -6,6 +6,7 @@ calibrated). Exit 0 for any reading, ok or not; 2 only for unusable input.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import tomllib
@@ -36,6 +37,10 @@ def register(subparsers) -> None:
     )
     read.add_argument("--config", metavar="FILE", help="config TOML; its [vision.arena] table tunes the reader")
     read.add_argument("--annotate", metavar="OUT.png", help="write the evidence image here")
+    read.add_argument(
+        "--fighters", type=_fighter_count, metavar="N",
+        help="how many fighters stand on the board (2 in a match); settles doubts about any more",
+    )
     read.add_argument("--json", action="store_true", help="print the reading as one JSON object")
     read.set_defaults(handler=read_command)
     arena.set_defaults(handler=lambda args: fail("arena needs a command: read"))
@@ -52,7 +57,7 @@ def read_command(args) -> int:
     if isinstance(image, str) or isinstance(reference, str):
         return fail(image if isinstance(image, str) else reference)
     try:
-        reading = read_arena(image, reference, geometry, settings, annotate=bool(args.annotate))
+        reading = read_arena(image, reference, geometry, settings, annotate=bool(args.annotate), fighters=args.fighters)
     except ArenaInputError as exc:
         return fail(str(exc))
     if args.annotate and not cv2.imwrite(args.annotate, reading.annotated):
@@ -62,6 +67,12 @@ def read_command(args) -> int:
     else:
         _print_summary(reading)
     return 0
+
+
+def _fighter_count(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of fighters (0 or more)")
+    return int(text)
 
 
 def _load_image(path: str, name: str):

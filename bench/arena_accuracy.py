@@ -1,0 +1,85 @@
+"""Arena reader accuracy on random spec scenes: answered, right, wrong, and why not answered.
+
+Run: python bench/arena_accuracy.py [--start S] [--count N] [--fighters] [--jobs J] [-v]
+Renders scenes from ``random_match_scene`` (seed per scene: S, S+1, ...), reads each against
+its reference and counts: ``ok: true`` and right, ``ok: true`` and WRONG (must be 0), ``ok:
+false`` with fewer than three markers visible (a correct refusal), and other ``ok: false``
+grouped by the kind of doubt. ``--fighters`` passes the true fighter count on the board, as
+the live service does in a match.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import re
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.arena import load_geometry, read_arena  # noqa: E402
+from vision.arena.settings import ArenaSettings  # noqa: E402
+from vision.synth.arena_scene import random_match_scene, render_scene  # noqa: E402
+
+LAYOUT = Path(__file__).resolve().parents[1] / "assistant" / "boxes" / "data" / "arenas" / "line-9.toml"
+
+
+def run_one(job: tuple[int, bool]) -> tuple[int, str, tuple, tuple, str | None, int]:
+    seed, with_count = job
+    geometry = load_geometry(LAYOUT)
+    reference, live, truth = random_match_scene(np.random.default_rng(seed), geometry)
+    count = len(live.miniatures) if with_count else None
+    reading = read_arena(render_scene(live, geometry), render_scene(reference, geometry), geometry, ArenaSettings(),
+                         annotate=False, fighters=count)
+    if reading.ok:
+        verdict = "right" if reading.occupied == truth else "WRONG"
+    elif len(reading.markers_found) < 3:
+        verdict = "markers"
+    else:
+        verdict = "doubt"
+    return seed, verdict, truth, reading.occupied, reading.error, len(reading.markers_found)
+
+
+def doubt_kinds(error: str) -> list[str]:
+    """The doubts in an error sentence, with numbers taken out so they group."""
+    body = error.split(": ", 1)[-1].rstrip(".")
+    return sorted({re.sub(r"\(.*?\)|S\d+|-?\d+", "#", part).strip() for part in body.split("; ")})
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--start", type=int, default=5000)
+    parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--fighters", action="store_true", help="tell the reader how many fighters are on the board")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("-v", "--verbose", action="store_true", help="list every scene not answered right")
+    args = parser.parse_args()
+    jobs = [(seed, args.fighters) for seed in range(args.start, args.start + args.count)]
+    with ProcessPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(run_one, jobs, chunksize=4))
+    verdicts = collections.Counter(r[1] for r in results)
+    kinds = collections.Counter()
+    for seed, verdict, truth, occupied, error, markers in results:
+        if verdict == "doubt":
+            kinds.update(doubt_kinds(error))
+        if args.verbose and verdict != "right":
+            print(f"{seed}: {verdict} truth={truth} read={occupied} {error}")
+    readable = len(results) - verdicts["markers"]
+    right = verdicts["right"]
+    print(f"seeds {args.start}-{args.start + args.count - 1}{' with --fighters' if args.fighters else ''}: "
+          f"{len(results)} scenes, {readable} with >= 3 markers")
+    print(f"  ok and right: {right} ({100 * right / max(1, readable):.1f} % of readable)")
+    print(f"  ok and WRONG: {verdicts['WRONG']}")
+    print(f"  not ok, < 3 markers: {verdicts['markers']}")
+    print(f"  not ok, doubts: {verdicts['doubt']}")
+    for kind, count in kinds.most_common():
+        print(f"    {count:4d}  {kind}")
+    return 1 if verdicts["WRONG"] else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
