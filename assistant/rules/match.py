@@ -5,6 +5,18 @@ advances the state or raises :class:`IllegalAction` naming the rule; the state i
 unchanged. ``pop()`` undoes the last event (the same as replaying one event fewer; a stack
 of earlier states makes it O(1)). ``legal_actions()`` lists the decisions open now.
 
+Two paths, as in python-chess (``push_san`` beside ``push``):
+
+* checked, ``apply``: for anything a person or a file sends. The event's shape is checked,
+  the engine keeps its own copy, and the rules run on a copy of the state, so a state a
+  caller holds never changes. The service, records and undo use it.
+* unchecked, ``apply_unchecked``: for events the engine itself listed (simulation, search).
+  No shape check, no copies: the state changes in place and only a checkpoint every
+  ``CHECKPOINT_EVERY`` events is kept. The rules still run; an event that breaks one still
+  raises and the state is rebuilt by replay, and ``pop()`` rebuilds the same way.
+
+Both fold the same handlers, so they reach the same state (tested on random matches).
+
 Randomness is physical: the deck and the skill cards are shuffled by hand at the table, so
 every card that comes up is a ``reveal`` (or ``deal_skills``) event that says which card it
 was. The engine never draws from a hidden shuffle.
