@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from assistant.boxes import new_setup
 from assistant.rules import IllegalAction, Match, MalformedEvent
 from assistant.rules.costs import CostBook
 from assistant.rules.schema import CostItem
@@ -33,6 +34,16 @@ def test_unchecked_playout_reaches_the_same_state_as_the_checked_replay(seed):
     checked = Match.replay(SETUP, m.events)
     assert checked.snapshot() == m.snapshot()
     assert checked.log == m.log
+
+
+@pytest.mark.parametrize("boxes", [["tg"], ["nemesis"], ["siege"], ["tg", "nemesis", "siege"]])
+def test_unchecked_playouts_match_the_checked_rules_in_every_box(boxes):
+    """Hazards, tokens, Reactions and Candles change the state in place the same way."""
+    for seed in range(4):
+        setup = new_setup(boxes, seed=seed)
+        m = _unchecked_playout(setup, seed)
+        checked = Match.replay(setup, m.events)
+        assert checked.snapshot() == m.snapshot() and checked.log == m.log
 
 
 @settings(max_examples=10, deadline=None)
