@@ -168,6 +168,18 @@ class _CubeBox:
     x0: float
     x1: float
     heavy: bool
+    # How this cube stands to the next one in the same run of cube pixels (to its right):
+    # SIDE_MAY_TOUCH, SIDE_SEEN_APART (background shows between them) or SIDE_WIDE_APART (the pair
+    # is wider than two touching cubes can look).  Cubes split from different runs are apart anyway.
+    right_side: int = 0
+
+
+SIDE_MAY_TOUCH, SIDE_SEEN_APART, SIDE_WIDE_APART = 0, 1, 2
+# Two touching cubes, each turned up to about 20 degrees on its base, show at most ~2.35 cube
+# widths side by side in the view; a pair clearly wider stands apart.
+TOUCHING_PAIR_WIDTH = 2.45
+# A line between two cubes this much brighter than both their faces is light seen through a gap.
+GAP_BRIGHTER = 1.35
 
 
 @dataclasses.dataclass
@@ -182,6 +194,8 @@ class _Structure:
     tower_found: bool
     blind_layers: int = 0
     contacts_unsure: bool = False
+    # A side gap inferred from the pair's width (not seen) was needed to rule out a third neighbour.
+    contacts_inferred: bool = False
 
 
 class TowerAnalyzer:
@@ -404,6 +418,8 @@ class TowerAnalyzer:
             return self._verdict(Verdict.UNCERTAIN, reasons or [Reason.CUBE_COUNT], started, 0.4, obs=last,
                                  structure=structure, **counts)
         confidence = 0.97 - (0.1 if self.geometry.reprojection_px > 2.0 else 0.0)
+        # A side gap judged from a pair's width rather than seen: pass, but below auto-confirm (the referee looks).
+        confidence -= 0.2 if structure.contacts_inferred else 0.0
         confidence -= 0.0 if self.geometry.both_markers else 0.12
         return self._verdict(Verdict.PASS, [], started, confidence, obs=last, structure=structure, **counts)
 
@@ -549,7 +565,10 @@ class TowerAnalyzer:
                     n_light = np.count_nonzero(light[face_lo:face_hi, c0:c1])
                     share = n_heavy / max(n_heavy + n_light, 1)
                     ambiguous += 0.35 < share < 0.65
-                    boxes.append(_CubeBox(layer, view.x_of(c0), view.x_of(c1), bool(share >= 0.5)))
+                    side = SIDE_MAY_TOUCH
+                    if j + 1 < count:
+                        side = self._side_gap(obs, lo, hi, c1, pair_width=2 * width / count)
+                    boxes.append(_CubeBox(layer, view.x_of(c0), view.x_of(c1), bool(share >= 0.5), side))
         # A layer with no cubes under one with cubes cannot be empty (cubes do not float): the view
         # missed what is there, so it counts as blind.
         layers = {b.layer for b in boxes}
@@ -557,8 +576,13 @@ class TowerAnalyzer:
         blind_layers = max(blind_layers, gaps)
         max_neighbours, max_possible, connected = _contacts(boxes, min_overlap=0.15 * cube)
         # Three neighbours only if cubes side by side really touch: that alone cannot fail a tower,
-        # but it cannot pass it either.
+        # but it cannot pass it either -- unless the pair is wide enough that it must stand apart.
         contacts_unsure = max_possible > 2 >= max_neighbours
+        contacts_inferred = False
+        if contacts_unsure:
+            _, max_if_apart, _ = _contacts(boxes, min_overlap=0.15 * cube, wide_pairs_apart=True)
+            contacts_unsure = max_if_apart > 2
+            contacts_inferred = not contacts_unsure
         aside = []
         aside_cubes = 0
         aside_ground = 0
@@ -573,7 +597,29 @@ class TowerAnalyzer:
         ground = sum(b.layer == 0 for b in boxes) + aside_ground
         blind_layers += self._blind_above(boxes, view, seen_elsewhere=aside_cubes)
         return _Structure(boxes, aside, aside_cubes, ground, int(ambiguous), max_neighbours, connected,
-                          bool(boxes), blind_layers, contacts_unsure)
+                          bool(boxes), blind_layers, contacts_unsure, contacts_inferred)
+
+    def _side_gap(self, obs: Observation, lo: int, hi: int, split: int, *, pair_width: float) -> int:
+        """Whether two cubes split out of one run of cube pixels (at view column ``split``) touch.
+
+        Background seen between them, unchanged from the reference, is a gap: a line of sight
+        passes between the two.  Lower in the band the sight line through a narrow gap meets the
+        top face of the cube underneath, so only the upper part of the band is looked at.
+        """
+        upper = slice(lo, lo + max((hi - lo) * 2 // 3, 1))
+        reach = int(0.15 * self.settings.cube_mm * VIEW_PX_PER_MM)
+        zone = slice(max(split - reach, 0), split + reach + 1)
+        unchanged = ~obs.changed[upper, zone]
+        if unchanged.size and unchanged.mean(axis=0).max() >= 0.5:
+            return SIDE_SEEN_APART
+        # The crease between two touching faces is darker than both; a line clearly brighter than
+        # both faces is light coming through (the background or the lit top of the cube below).
+        brightness = obs.raw[upper].astype(np.float32).sum(axis=2).mean(axis=0)
+        left = brightness[max(split - 3 * reach, 0): max(split - reach - 1, 1)]
+        right = brightness[split + reach + 2: split + 3 * reach + 1]
+        if left.size and right.size and brightness[zone].max() > GAP_BRIGHTER * max(np.median(left), np.median(right)):
+            return SIDE_SEEN_APART
+        return SIDE_WIDE_APART if pair_width >= TOUCHING_PAIR_WIDTH else SIDE_MAY_TOUCH
 
     def _blind_above(self, boxes: list[_CubeBox], view: SideView, *, seen_elsewhere: int) -> int:
         """Cubes that may stand on the visible top unseen, against a background of cube colour."""
@@ -691,10 +737,12 @@ def _runs(occupied: np.ndarray, *, max_gap: int) -> list[tuple[int, int]]:
     return list(zip(starts.tolist(), ends.tolist(), strict=True))
 
 
-def _contacts(boxes: list[_CubeBox], *, min_overlap: float) -> tuple[int, int, bool]:
+def _contacts(boxes: list[_CubeBox], *, min_overlap: float, wide_pairs_apart: bool = False) -> tuple[int, int, bool]:
     """The most cubes any cube surely touches (stacked), the most it may touch (also side by side
     in one run of cube pixels: no gap seen, but a hairline gap cannot be ruled out), and whether
-    all cubes touch into one structure."""
+    all cubes touch into one structure.  Side neighbours with background seen between them do not
+    touch; with ``wide_pairs_apart`` neither do pairs too wide to touch."""
+    apart = {SIDE_SEEN_APART, SIDE_WIDE_APART} if wide_pairs_apart else {SIDE_SEEN_APART}
     if not boxes:
         return 0, 0, True
     n = len(boxes)
@@ -712,7 +760,8 @@ def _contacts(boxes: list[_CubeBox], *, min_overlap: float) -> tuple[int, int, b
         for j in range(i + 1, n):
             a, b = boxes[i], boxes[j]
             overlap = min(a.x1, b.x1) - max(a.x0, b.x0)
-            side_by_side = a.layer == b.layer and overlap > -0.01
+            # Boxes are listed left to right within a layer: only the next one can touch a's right side.
+            side_by_side = a.layer == b.layer and j == i + 1 and overlap > -0.01 and a.right_side not in apart
             stacked = abs(a.layer - b.layer) == 1 and overlap > min_overlap
             # Cubes split out of one wide run have unsure edges: only a clear overlap is sure contact.
             if stacked and overlap > 2.5 * min_overlap:
