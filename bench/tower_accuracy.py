@@ -2,8 +2,10 @@
 
     python bench/tower_accuracy.py [--first SEED] [--scenes N]
 
-Each scene draws its own camera, table, lighting, dim room, nudge, exposure drift, off-spot
-tower, clutter, noise and cube counts. Prints, per kind, how often the judge said pass / fail /
+Each scene draws its own camera, mat print, table, room light (colour, direction, fall-off), box
+and cube wood colours, dim room, nudge, exposure drift, off-spot tower, clutter (also right
+beside the markers and behind the spot), the fighter's cubes beside the mat at the start, noise
+and cube counts. Prints, per kind, how often the judge said pass / fail /
 uncertain, then the quality figures of the issue: correct among decided verdicts, wrong fails on
 legal towers, and the uncertain share.
 """
@@ -32,7 +34,10 @@ def random_scene(kind: str, seed: int):
     heavy = int(rng.integers(1 if kind == "wrong_colour" else 0, 5))
     light = int(rng.integers(0, 6))
     light += max(0, 4 - heavy - light)
-    return make_tower_scene(kind, seed=seed, heavy=heavy, light=light, frames=int(rng.integers(2, 7)), **options)
+    frames = int(rng.integers(2, 7))
+    # The fighter's cubes beside the mat at the start, clutter right beside the markers or behind the spot.
+    options.update(pile=bool(rng.random() < 0.3), near=float(rng.uniform(0, 0.6)))
+    return make_tower_scene(kind, seed=seed, heavy=heavy, light=light, frames=frames, **options)
 
 
 def main() -> int:

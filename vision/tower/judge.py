@@ -156,6 +156,7 @@ class Observation:
     view: SideView
     raw: np.ndarray  # the side view as seen (for frame-to-frame motion)
     white: float  # the darkest channel of the quiet-zone white in this frame
+    colour: np.ndarray  # the side view in units of the quiet-zone white (float32 B, G, R)
 
     @property
     def cubes(self) -> np.ndarray:
@@ -314,7 +315,7 @@ class TowerAnalyzer:
         light = cv2.morphologyEx(light.view(np.uint8), cv2.MORPH_OPEN, speck).view(bool)
         heavy = cv2.morphologyEx(heavy.view(np.uint8), cv2.MORPH_OPEN, speck).view(bool)
         hand, from_front = self._hands(changed, view)
-        return Observation(frame, changed, light, heavy, hand, from_front, view, raw, white)
+        return Observation(frame, changed, light, heavy, hand, from_front, view, raw, white, normalised)
 
     def _hands(self, changed: np.ndarray, view: SideView) -> tuple[np.ndarray, bool]:
         """Changed blobs bigger than a cube that reach in from the top, the sides or the front."""
@@ -527,6 +528,7 @@ class TowerAnalyzer:
         tower_mask = labels == tower
         blind_rows = self._merge_camouflaged(labels, stats, blobs, tower, tower_mask, view)
         blobs = [i for i in blobs if i == tower or not (tower_mask & (labels == i)).any()]
+        blobs = [i for i in blobs if i == tower or not self._static_look_alike(labels == i, stats[i], view)]
         heavy = obs.heavy & tower_mask
         light = obs.light & tower_mask
         boxes: list[_CubeBox] = []
@@ -549,7 +551,7 @@ class TowerAnalyzer:
                 continue
             occupied = band.mean(axis=0) >= 0.5
             # Bridge only one-pixel dropouts: a visible gap between cubes side by side means they do not touch.
-            runs = _runs(occupied, max_gap=1)
+            runs = _merge_fragments(_runs(occupied, max_gap=1), cube_px)
             face_lo, face_hi = view.row(z0 + 0.85 * cube), view.row(z0 + 0.15 * cube)
             for a, b in runs:
                 width = (b - a) / cube_px
@@ -595,9 +597,19 @@ class TowerAnalyzer:
             aside_cubes += max(1, int(round(area / (1.3 * cube_px * cube_px))))
             aside_ground += _cubes_across(w / cube_px)[0]
         ground = sum(b.layer == 0 for b in boxes) + aside_ground
-        blind_layers += self._blind_above(boxes, view, seen_elsewhere=aside_cubes)
+        blind_layers += self._blind_above(boxes, obs, seen_elsewhere=aside_cubes)
         return _Structure(boxes, aside, aside_cubes, ground, int(ambiguous), max_neighbours, connected,
                           bool(boxes), blind_layers, contacts_unsure, contacts_inferred)
+
+    def _static_look_alike(self, blob: np.ndarray, stat: np.ndarray, view: SideView) -> bool:
+        """A cube-coloured blob apart from the tower that is no new cube: the outline of something
+        that was there all along (a supply cube, a piece) left by a nudged camera, or a blob lying
+        mostly where the reference already showed that cube colour."""
+        _, _, w, h, area = stat
+        if area < 0.35 * w * h:
+            return True  # a thin ring or edge, not a solid cube face
+        ref_light, ref_heavy = self._reference_colours(view)
+        return bool((ref_light | ref_heavy)[blob].mean() >= 0.6)
 
     def _side_gap(self, obs: Observation, lo: int, hi: int, split: int, *, pair_width: float) -> int:
         """Whether two cubes split out of one run of cube pixels (at view column ``split``) touch.
@@ -621,26 +633,46 @@ class TowerAnalyzer:
             return SIDE_SEEN_APART
         return SIDE_WIDE_APART if pair_width >= TOUCHING_PAIR_WIDTH else SIDE_MAY_TOUCH
 
-    def _blind_above(self, boxes: list[_CubeBox], view: SideView, *, seen_elsewhere: int) -> int:
+    def _blind_above(self, boxes: list[_CubeBox], obs: Observation, *, seen_elsewhere: int) -> int:
         """Cubes that may stand on the visible top unseen, against a background of cube colour."""
         missing = self.heavy + self.light - len(boxes) - seen_elsewhere
         if missing <= 0 or not boxes:
             return 0
+        view = obs.view
         cube = self.settings.cube_mm
         top = max(b.layer for b in boxes) + 1
         x0 = min(b.x0 for b in boxes if b.layer == top - 1)
         x1 = max(b.x1 for b in boxes if b.layer == top - 1)
         rows = slice(max(view.row((top + 1) * cube), 0), view.row(top * cube))
+        cols = slice(view.col(x0), view.col(x1))
         # Only the colours still missing can hide there.
         heavy_seen = sum(b.heavy for b in boxes)
         ref_light, ref_heavy = self._reference_colours(view)
         blind = np.zeros_like(ref_light)
-        if self.heavy > heavy_seen:
-            blind |= ref_heavy
-        if self.light > len(boxes) - heavy_seen:
-            blind |= ref_light
-        blind = blind[rows, view.col(x0): view.col(x1)]
+        for is_heavy, wanted, seen, ref_mask in ((True, self.heavy, heavy_seen, ref_heavy),
+                                                 (False, self.light, len(boxes) - heavy_seen, ref_light)):
+            if wanted > seen:
+                blind[rows, cols] |= self._look_alike(obs, boxes, is_heavy, ref_mask)[rows, cols]
+        blind = blind[rows, cols]
         return missing if blind.size and blind.mean() >= 0.4 else 0
+
+    def _look_alike(self, obs: Observation, boxes: list[_CubeBox], heavy: bool, ref_mask: np.ndarray) -> np.ndarray:
+        """Reference pixels a cube of this colour would not visibly change: of the cube colour and,
+        when the tower shows such cubes in this light, also about as bright as they look."""
+        view = obs.view
+        cube = self.settings.cube_mm
+        faces = np.zeros(ref_mask.shape, bool)
+        for b in boxes:
+            if b.heavy == heavy:
+                faces[view.row((b.layer + 0.85) * cube): view.row((b.layer + 0.15) * cube),
+                      view.col(b.x0): view.col(b.x1)] = True
+        faces &= obs.heavy if heavy else obs.light
+        if np.count_nonzero(faces) < 20:
+            return ref_mask
+        seen = np.median(obs.colour[faces], axis=0)
+        # Face-to-face shading varies, so twice the least change that still shows a cube.
+        close = (np.abs(self._reference_view(view) - seen).max(axis=2) < CHANGE_THRESHOLD)
+        return ref_mask & close
 
     def _unexplained_change(self, obs: Observation, structure: _Structure) -> float:
         """Changed, non-cube pixels around the tower per cube pixel found."""
@@ -737,6 +769,22 @@ def _runs(occupied: np.ndarray, *, max_gap: int) -> list[tuple[int, int]]:
     return list(zip(starts.tolist(), ends.tolist(), strict=True))
 
 
+def _merge_fragments(runs: list[tuple[int, int]], cube_px: float) -> list[tuple[int, int]]:
+    """Join runs that are pieces of one cube: a sliver next to a narrow gap (a face the colours
+    half missed) whose union is no wider than one turned cube.  Two cubes side by side each show
+    most of a face, so they stay apart."""
+    out: list[tuple[int, int]] = []
+    for a, b in runs:
+        if out:
+            pa, pb = out[-1]
+            sliver = min(pb - pa, b - a) < 0.6 * cube_px
+            if sliver and a - pb <= 0.3 * cube_px and b - pa <= 1.45 * cube_px:
+                out[-1] = (pa, b)
+                continue
+        out.append((a, b))
+    return out
+
+
 def _contacts(boxes: list[_CubeBox], *, min_overlap: float, wide_pairs_apart: bool = False) -> tuple[int, int, bool]:
     """The most cubes any cube surely touches (stacked), the most it may touch (also side by side
     in one run of cube pixels: no gap seen, but a hairline gap cannot be ruled out), and whether
@@ -756,15 +804,22 @@ def _contacts(boxes: list[_CubeBox], *, min_overlap: float, wide_pairs_apart: bo
 
     sure = [0] * n
     possible = [0] * n
+    # A cube with exactly one cube under it rests on that one, however little of the overlap the
+    # view can vouch for: cubes do not float.
+    below: dict[int, list[int]] = {}
+    for i, a in enumerate(boxes):
+        below[i] = [j for j, b in enumerate(boxes)
+                    if b.layer == a.layer - 1 and min(a.x1, b.x1) - max(a.x0, b.x0) > min_overlap]
     for i in range(n):
         for j in range(i + 1, n):
             a, b = boxes[i], boxes[j]
             overlap = min(a.x1, b.x1) - max(a.x0, b.x0)
+            only_support = below[i] == [j] or below[j] == [i]
             # Boxes are listed left to right within a layer: only the next one can touch a's right side.
             side_by_side = a.layer == b.layer and j == i + 1 and overlap > -0.01 and a.right_side not in apart
             stacked = abs(a.layer - b.layer) == 1 and overlap > min_overlap
             # Cubes split out of one wide run have unsure edges: only a clear overlap is sure contact.
-            if stacked and overlap > 2.5 * min_overlap:
+            if stacked and (overlap > 2.5 * min_overlap or only_support):
                 sure[i] += 1
                 sure[j] += 1
             if side_by_side or stacked:
