@@ -314,7 +314,10 @@ class TowerAnalyzer:
         heavy &= (changed_a_little | ~ref_heavy) & ~light
         light = cv2.morphologyEx(light.view(np.uint8), cv2.MORPH_OPEN, speck).view(bool)
         heavy = cv2.morphologyEx(heavy.view(np.uint8), cv2.MORPH_OPEN, speck).view(bool)
-        hand, from_front = self._hands(changed, view)
+        # Skin is close to light wood: a hand about as bright as what is behind it only shows as
+        # "cube colour", so cube-coloured pixels count for the hand search too (no tower reaches
+        # the top or the sides of the view).
+        hand, from_front = self._hands(changed | light | heavy, view)
         return Observation(frame, changed, light, heavy, hand, from_front, view, raw, white, normalised)
 
     def _hands(self, changed: np.ndarray, view: SideView) -> tuple[np.ndarray, bool]:
