@@ -326,8 +326,10 @@ class TowerAnalyzer:
         hand = np.zeros_like(changed)
         if np.count_nonzero(changed) < 1.5 * cube_px * cube_px:
             return hand, False
-        # Hands and arms are thick; the opening keeps them and drops thin edge noise.
-        thick = cv2.morphologyEx(changed.view(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+        # Hands and arms are thick; the opening keeps them and drops thin edge noise.  In a dim room
+        # a hand may show only as dense speckle: fill areas where most pixels are set first.
+        dense = cv2.blur(changed.astype(np.float32), (7, 7)) >= 0.45
+        thick = cv2.morphologyEx((changed | dense).view(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         low_row = view.row(1.5 * self.settings.cube_mm)  # below this a blob may be cubes lying about
         if not (thick[0].any() or thick[-1].any() or thick[:low_row, 0].any() or thick[:low_row, -1].any()):
             return hand, False
