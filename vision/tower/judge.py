@@ -331,7 +331,11 @@ class TowerAnalyzer:
         dense = cv2.blur(changed.astype(np.float32), (7, 7)) >= 0.45
         thick = cv2.morphologyEx((changed | dense).view(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         low_row = view.row(1.5 * self.settings.cube_mm)  # below this a blob may be cubes lying about
-        if not (thick[0].any() or thick[-1].any() or thick[:low_row, 0].any() or thick[:low_row, -1].any()):
+        # A hand reaches in with a finger at least as thick as half a cube; a nudged camera's edge
+        # line along the far mat edge, however long, is thinner.
+        side = int(0.5 * cube_px) | 1
+        core = cv2.morphologyEx(thick, cv2.MORPH_OPEN, np.ones((side, side), np.uint8)).view(bool)
+        if not (core[0].any() or core[-1].any() or core[:low_row, 0].any() or core[:low_row, -1].any()):
             return hand, False
         n, labels, stats, _ = cv2.connectedComponentsWithStats(thick, connectivity=8)
         from_front = False
@@ -340,10 +344,11 @@ class TowerAnalyzer:
             if area < 1.5 * cube_px * cube_px:
                 continue
             blob = labels == i
-            top = bool(blob[0].any())
+            entry = blob & core
+            top = bool(entry[0].any())
             # Cubes and shadows may lie on the table out to the sides; a hand comes in higher up.
-            sides = bool(blob[:low_row, 0].any() or blob[:low_row, -1].any())
-            front = bool(blob[-1].any()) and area > 4 * cube_px * cube_px
+            sides = bool(entry[:low_row, 0].any() or entry[:low_row, -1].any())
+            front = bool(entry[-1].any()) and area > 4 * cube_px * cube_px
             if top or sides or front:
                 hand |= blob
                 from_front |= front and not (top or sides)
