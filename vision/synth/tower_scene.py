@@ -125,6 +125,7 @@ class TowerScene:
     kind: str
     expected: str
     camera: Camera
+    look: Look | None = None  # how the table looked (mat print, light, ...)
 
 
 # Cube box faces as corner indices (corners are ordered x, then y, then z) with outward normals.
@@ -590,4 +591,4 @@ def make_tower_scene(
             fractions = np.clip(np.linspace(-0.6, 1.0, frames), 0, 1)
             frame_cubes = _fall(cubes, float(fractions[i]), direction, origin)
         shots.append(finish(renderer.render(frame_cubes, boxes, hands), end=True))
-    return TowerScene(shots, true_heavy, true_light, kind, EXPECTED[kind], camera)
+    return TowerScene(shots, true_heavy, true_light, kind, EXPECTED[kind], camera, renderer.look)
