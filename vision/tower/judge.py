@@ -173,6 +173,8 @@ class _CubeBox:
     # SIDE_MAY_TOUCH, SIDE_SEEN_APART (background shows between them) or SIDE_WIDE_APART (the pair
     # is wider than two touching cubes can look).  Cubes split from different runs are apart anyway.
     right_side: int = 0
+    # Part of this cube overhangs a background a cube could hide against: it may rest on one unseen.
+    hidden_below: bool = False
 
 
 SIDE_MAY_TOUCH, SIDE_SEEN_APART, SIDE_WIDE_APART = 0, 1, 2
@@ -585,7 +587,7 @@ class TowerAnalyzer:
         # missed what is there, so it counts as blind.
         layers = {b.layer for b in boxes}
         gaps = sum(1 for k in range(max(layers, default=0)) if k not in layers)
-        blind_layers = max(blind_layers, gaps)
+        blind_layers = max(blind_layers, gaps) + self._mark_hidden_below(boxes, obs)
         max_neighbours, max_possible, connected = _contacts(boxes, min_overlap=0.15 * cube)
         # Three neighbours only if cubes side by side really touch: that alone cannot fail a tower,
         # but it cannot pass it either -- unless the pair is wide enough that it must stand apart.
@@ -610,6 +612,28 @@ class TowerAnalyzer:
         blind_layers += self._blind_above(boxes, obs, seen_elsewhere=aside_cubes)
         return _Structure(boxes, aside, aside_cubes, ground, int(ambiguous), max_neighbours, connected,
                           bool(boxes), blind_layers, contacts_unsure, contacts_inferred)
+
+    def _mark_hidden_below(self, boxes: list[_CubeBox], obs: Observation) -> int:
+        """Mark the cubes whose overhang (the part over no cube seen below) hangs over a
+        background one of the missing cubes would not show against; count them."""
+        view = obs.view
+        cube = self.settings.cube_mm
+        hidden = 0
+        for box in boxes:
+            if box.layer == 0:
+                continue
+            cols = np.zeros(view.size[0], bool)
+            cols[view.col(box.x0): view.col(box.x1)] = True
+            for b in boxes:
+                if b.layer == box.layer - 1:
+                    cols[view.col(b.x0): view.col(b.x1)] = False
+            if np.count_nonzero(cols) < 0.4 * cube * VIEW_PX_PER_MM:
+                continue
+            rows = slice(view.row((box.layer - 0.15) * cube), view.row((box.layer - 0.85) * cube))
+            if self._could_hide(obs, boxes, rows, cols):
+                box.hidden_below = True
+                hidden += 1
+        return hidden
 
     def _static_look_alike(self, blob: np.ndarray, stat: np.ndarray, view: SideView) -> bool:
         """A cube-coloured blob apart from the tower that is no new cube: the outline of something
@@ -654,35 +678,34 @@ class TowerAnalyzer:
         x0 = min(b.x0 for b in boxes if b.layer == top - 1)
         x1 = max(b.x1 for b in boxes if b.layer == top - 1)
         rows = slice(max(view.row((top + 1) * cube), 0), view.row(top * cube))
-        cols = slice(view.col(x0), view.col(x1))
-        # Only the colours still missing can hide there.
-        heavy_seen = sum(b.heavy for b in boxes)
-        ref_light, ref_heavy = self._reference_colours(view)
-        blind = np.zeros_like(ref_light)
-        for is_heavy, wanted, seen, ref_mask in ((True, self.heavy, heavy_seen, ref_heavy),
-                                                 (False, self.light, len(boxes) - heavy_seen, ref_light)):
-            if wanted > seen:
-                blind[rows, cols] |= self._look_alike(obs, boxes, is_heavy, ref_mask)[rows, cols]
-        blind = blind[rows, cols]
-        return missing if blind.size and blind.mean() >= 0.4 else 0
+        return missing if self._could_hide(obs, boxes, rows, slice(view.col(x0), view.col(x1))) else 0
 
-    def _look_alike(self, obs: Observation, boxes: list[_CubeBox], heavy: bool, ref_mask: np.ndarray) -> np.ndarray:
-        """Reference pixels a cube of this colour would not visibly change: of the cube colour and,
-        when the tower shows such cubes in this light, also about as bright as they look."""
+    def _could_hide(self, obs: Observation, boxes: list[_CubeBox], rows: slice, cols) -> bool:
+        """Whether one of the fighter's cubes still missing from ``boxes`` could stand unseen in this
+        part of the view: the reference there has that cube colour and, when the tower shows such
+        cubes in this light, about their brightness too (else a cube there would show)."""
         view = obs.view
         cube = self.settings.cube_mm
-        faces = np.zeros(ref_mask.shape, bool)
-        for b in boxes:
-            if b.heavy == heavy:
-                faces[view.row((b.layer + 0.85) * cube): view.row((b.layer + 0.15) * cube),
-                      view.col(b.x0): view.col(b.x1)] = True
-        faces &= obs.heavy if heavy else obs.light
-        if np.count_nonzero(faces) < 20:
-            return ref_mask
-        seen = np.median(obs.colour[faces], axis=0)
-        # Face-to-face shading varies, so twice the least change that still shows a cube.
-        close = (np.abs(self._reference_view(view) - seen).max(axis=2) < CHANGE_THRESHOLD)
-        return ref_mask & close
+        heavy_seen = sum(b.heavy for b in boxes)
+        ref_light, ref_heavy = self._reference_colours(view)
+        for heavy, wanted, seen, ref_mask in ((True, self.heavy, heavy_seen, ref_heavy),
+                                              (False, self.light, len(boxes) - heavy_seen, ref_light)):
+            region = ref_mask[rows][:, cols]
+            if wanted <= seen or not region.size or region.mean() < 0.4:
+                continue
+            faces = np.zeros(ref_mask.shape, bool)
+            for b in boxes:
+                if b.heavy == heavy:
+                    faces[view.row((b.layer + 0.85) * cube): view.row((b.layer + 0.15) * cube),
+                          view.col(b.x0): view.col(b.x1)] = True
+            faces &= obs.heavy if heavy else obs.light
+            if np.count_nonzero(faces) < 20:
+                return True
+            # Face-to-face shading varies, so twice the least change that still shows a cube.
+            background = self._reference_view(view)[rows][:, cols][region].mean(axis=0)
+            if np.abs(background - np.median(obs.colour[faces], axis=0)).max() < CHANGE_THRESHOLD:
+                return True
+        return False
 
     def _unexplained_change(self, obs: Observation, structure: _Structure) -> float:
         """Changed, non-cube pixels around the tower per cube pixel found."""
@@ -824,7 +847,7 @@ def _contacts(boxes: list[_CubeBox], *, min_overlap: float, wide_pairs_apart: bo
         for j in range(i + 1, n):
             a, b = boxes[i], boxes[j]
             overlap = min(a.x1, b.x1) - max(a.x0, b.x0)
-            only_support = below[i] == [j] or below[j] == [i]
+            only_support = (below[i] == [j] and not a.hidden_below) or (below[j] == [i] and not b.hidden_below)
             # Boxes are listed left to right within a layer: only the next one can touch a's right side.
             side_by_side = a.layer == b.layer and j == i + 1 and overlap > -0.01 and a.right_side not in apart
             stacked = abs(a.layer - b.layer) == 1 and overlap > min_overlap
