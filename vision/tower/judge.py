@@ -571,6 +571,13 @@ class TowerAnalyzer:
                     ambiguous += width > 0.25
                     continue
                 count, unsure = _cubes_across(width)
+                # Between one turned cube (1.45 widths) and two side by side (2) no whole number
+                # of cubes fits: where the background has cube colours, part of a cube may be
+                # camouflaged out of the run, so its count and edges are unsure.
+                if 1.5 < width < 1.95:
+                    margin = int(0.3 * cube_px)
+                    behind = np.logical_or(*self._reference_colours(view))[lo:hi, max(a - margin, 0): b + margin]
+                    unsure |= bool(behind.size) and behind.mean() >= 0.2
                 ambiguous += unsure
                 for j in range(count):
                     c0 = a + (b - a) * j // count
