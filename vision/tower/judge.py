@@ -441,8 +441,11 @@ class TowerAnalyzer:
         view = self.view
         white_idx = self._white_idx
         markers = detect_mat_markers(obs.frame, self.settings)
-        if all(i in markers for i in self.settings.marker_ids):
-            shift = max(float(np.abs(markers[i] - self.geometry.markers[i]).max()) for i in markers)
+        # Compare the markers both frames saw (something may have covered one in the reference,
+        # say the fighter's cubes before they were picked up).
+        common = [i for i in markers if i in self.geometry.markers]
+        if common and all(i in markers for i in self.settings.marker_ids):
+            shift = max(float(np.abs(markers[i] - self.geometry.markers[i]).max()) for i in common)
             if shift > 0.75:
                 try:
                     moved = mat_geometry(markers, (obs.frame.shape[1], obs.frame.shape[0]), self.settings)
