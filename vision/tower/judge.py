@@ -199,6 +199,8 @@ class _Structure:
     contacts_unsure: bool = False
     # A side gap inferred from the pair's width (not seen) was needed to rule out a third neighbour.
     contacts_inferred: bool = False
+    # A cube above the table with nothing seen under or beside it: the view missed its support.
+    floating: bool = False
 
 
 class TowerAnalyzer:
@@ -394,8 +396,11 @@ class TowerAnalyzer:
             reasons.append(Reason.GROUND_CONTACTS)
         if structure.max_neighbours > 2:
             reasons.append(Reason.CUBE_NEIGHBOURS)
-        if structure.aside or not (structure.connected or structure.blind_layers):
+        if structure.aside or not (structure.connected or structure.blind_layers or structure.floating):
             reasons.append(Reason.NOT_ONE_STRUCTURE)
+        elif not structure.connected and structure.floating:
+            # Apart only because a cube seems to float: the view missed what holds it up.
+            ambiguous_count = True
         counted = len(structure.boxes) + structure.blind_layers
         if (heavy_seen, light_seen) != (self.heavy, self.light) and (
             not structure.blind_layers or counted > self.heavy + self.light + structure.blind_layers
@@ -599,6 +604,14 @@ class TowerAnalyzer:
         gaps = sum(1 for k in range(max(layers, default=0)) if k not in layers)
         blind_layers = max(blind_layers, gaps) + self._mark_hidden_below(boxes, obs)
         max_neighbours, max_possible, connected = _contacts(boxes, min_overlap=0.15 * cube)
+        floating = any(_floating(box, boxes, min_overlap=0.15 * cube) for box in boxes)
+        # A cube is a whole face of cube colour; a box mostly of gaps is speckle (a dark cube in a
+        # dim room, noise at the top of the tower): it may or may not be a cube.
+        for box in boxes:
+            face = (slice(view.row((box.layer + 0.85) * cube), view.row((box.layer + 0.15) * cube)),
+                    slice(view.col(box.x0), view.col(box.x1)))
+            seen = (heavy | light)[face]
+            ambiguous += seen.mean() < 0.5 if seen.size else 1
         # Three neighbours only if cubes side by side really touch: that alone cannot fail a tower,
         # but it cannot pass it either -- unless the pair is wide enough that it must stand apart.
         contacts_unsure = max_possible > 2 >= max_neighbours
@@ -621,7 +634,7 @@ class TowerAnalyzer:
         ground = sum(b.layer == 0 for b in boxes) + aside_ground
         blind_layers += self._blind_above(boxes, obs, seen_elsewhere=aside_cubes)
         return _Structure(boxes, aside, aside_cubes, ground, int(ambiguous), max_neighbours, connected,
-                          bool(boxes), blind_layers, contacts_unsure, contacts_inferred)
+                          bool(boxes), blind_layers, contacts_unsure, contacts_inferred, floating)
 
     def _mark_hidden_below(self, boxes: list[_CubeBox], obs: Observation) -> int:
         """Mark the cubes whose overhang (the part over no cube seen below) hangs over a
@@ -810,6 +823,18 @@ def _runs(occupied: np.ndarray, *, max_gap: int) -> list[tuple[int, int]]:
     starts = np.concatenate([[cols[0]], cols[breaks + 1]])
     ends = np.concatenate([cols[breaks] + 1, [cols[-1] + 1]])
     return list(zip(starts.tolist(), ends.tolist(), strict=True))
+
+
+def _floating(box: _CubeBox, boxes: list[_CubeBox], *, min_overlap: float) -> bool:
+    """A cube above the table with no cube seen under it or right beside it."""
+    if box.layer == 0:
+        return False
+    for b in boxes:
+        overlap = min(box.x1, b.x1) - max(box.x0, b.x0)
+        if (b.layer == box.layer - 1 and overlap > min_overlap) or (b.layer == box.layer and b is not box
+                                                                     and overlap > -0.01):
+            return False
+    return True
 
 
 def _merge_fragments(runs: list[tuple[int, int]], cube_px: float) -> list[tuple[int, int]]:
