@@ -335,9 +335,9 @@ class TowerAnalyzer:
         dense = cv2.blur(changed.astype(np.float32), (7, 7)) >= 0.45
         thick = cv2.morphologyEx((changed | dense).view(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         low_row = view.row(1.5 * self.settings.cube_mm)  # below this a blob may be cubes lying about
-        # A hand reaches in with a finger at least as thick as half a cube; a nudged camera's edge
-        # line along the far mat edge, however long, is thinner.
-        side = int(0.5 * cube_px) | 1
+        # A hand reaches in with a finger (15-20 mm thick); a nudged camera's edge lines along the
+        # far mat edge and the table's edge, however long, are thinner.
+        side = int(0.8 * cube_px) | 1
         core = cv2.morphologyEx(thick, cv2.MORPH_OPEN, np.ones((side, side), np.uint8)).view(bool)
         if not (core[0].any() or core[-1].any() or core[:low_row, 0].any() or core[:low_row, -1].any()):
             return hand, False
