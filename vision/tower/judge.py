@@ -337,6 +337,8 @@ class TowerAnalyzer:
         low_row = view.row(1.5 * self.settings.cube_mm)  # below this a blob may be cubes lying about
         # A hand reaches in with a finger (15-20 mm thick); a nudged camera's edge lines along the
         # far mat edge and the table's edge, however long, are thinner.
+        if not (thick[0].any() or thick[-1].any() or thick[:low_row, 0].any() or thick[:low_row, -1].any()):
+            return hand, False
         side = int(0.8 * cube_px) | 1
         core = cv2.morphologyEx(thick, cv2.MORPH_OPEN, np.ones((side, side), np.uint8)).view(bool)
         if not (core[0].any() or core[-1].any() or core[:low_row, 0].any() or core[:low_row, -1].any()):
