@@ -693,17 +693,22 @@ class TowerAnalyzer:
         return SIDE_WIDE_APART if pair_width >= TOUCHING_PAIR_WIDTH else SIDE_MAY_TOUCH
 
     def _blind_above(self, boxes: list[_CubeBox], obs: Observation, *, seen_elsewhere: int) -> int:
-        """Cubes that may stand on the visible top unseen, against a background of cube colour."""
+        """Cubes that may stand unseen on a visible top (the tower's, or one arm's of a fork),
+        against a background of cube colour."""
         missing = self.heavy + self.light - len(boxes) - seen_elsewhere
         if missing <= 0 or not boxes:
             return 0
         view = obs.view
         cube = self.settings.cube_mm
-        top = max(b.layer for b in boxes) + 1
-        x0 = min(b.x0 for b in boxes if b.layer == top - 1)
-        x1 = max(b.x1 for b in boxes if b.layer == top - 1)
-        rows = slice(max(view.row((top + 1) * cube), 0), view.row(top * cube))
-        return missing if self._could_hide(obs, boxes, rows, slice(view.col(x0), view.col(x1))) else 0
+        for box in boxes:
+            covered = any(b.layer == box.layer + 1 and min(b.x1, box.x1) - max(b.x0, box.x0) > 0.5 * cube
+                          for b in boxes)
+            if covered:
+                continue
+            rows = slice(max(view.row((box.layer + 2) * cube), 0), view.row((box.layer + 1) * cube))
+            if self._could_hide(obs, boxes, rows, slice(view.col(box.x0), view.col(box.x1))):
+                return missing
+        return 0
 
     def _could_hide(self, obs: Observation, boxes: list[_CubeBox], rows: slice, cols) -> bool:
         """Whether one of the fighter's cubes still missing from ``boxes`` could stand unseen in this
