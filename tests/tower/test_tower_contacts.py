@@ -100,6 +100,8 @@ def test_face_slivers_of_one_cube_join_but_two_cubes_side_by_side_stay_apart():
     cube_px = 20.0
     # A face the colours half missed: 10 px and 15 px pieces with a 3 px hole, 28 px in all.
     assert _merge_fragments([(0, 10), (13, 28)], cube_px) == [(0, 28)]
+    # A face split down the middle by a hairline: two pieces, neither as wide as a whole cube.
+    assert _merge_fragments([(0, 13), (15, 27)], cube_px) == [(0, 27)]
     # Two whole faces a hairline apart.
     assert _merge_fragments([(0, 20), (23, 43)], cube_px) == [(0, 20), (23, 43)]
     # A sliver too far away, or a union wider than a turned cube, stays apart.

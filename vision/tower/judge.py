@@ -847,13 +847,13 @@ def _floating(box: _CubeBox, boxes: list[_CubeBox], *, min_overlap: float) -> bo
 
 def _merge_fragments(runs: list[tuple[int, int]], cube_px: float) -> list[tuple[int, int]]:
     """Join runs that are pieces of one cube: a sliver next to a narrow gap (a face the colours
-    half missed) whose union is no wider than one turned cube.  Two cubes side by side each show
-    most of a face, so they stay apart."""
+    half missed), or two pieces both narrower than any whole cube shows, whose union is no wider
+    than one turned cube.  Two cubes side by side each show most of a face, so they stay apart."""
     out: list[tuple[int, int]] = []
     for a, b in runs:
         if out:
             pa, pb = out[-1]
-            sliver = min(pb - pa, b - a) < 0.6 * cube_px
+            sliver = max(pb - pa, b - a) < 0.85 * cube_px or min(pb - pa, b - a) < 0.6 * cube_px
             if sliver and a - pb <= 0.3 * cube_px and b - pa <= 1.45 * cube_px:
                 out[-1] = (pa, b)
                 continue
