@@ -84,3 +84,20 @@ def test_one_covered_marker_still_judges_with_less_confidence(tower_scene, kind,
     clear = judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
     assert covered.verdict is expected
     assert covered.confidence < clear.confidence
+
+
+@pytest.mark.parametrize(("kind", "expected"), [("stand", Verdict.PASS), ("fork", Verdict.FAIL)])
+def test_a_marker_covered_only_in_the_reference_still_judges(tower_scene, kind, expected):
+    # The fighter's cubes lay on marker 0 when the countdown started, and were built into the tower.
+    import cv2
+
+    from vision.tower import TowerSettings
+    from vision.tower.geometry import detect_mat_markers
+
+    scene = tower_scene(kind, 1)
+    centre = detect_mat_markers(scene.frames[0], TowerSettings())[0].mean(axis=0)
+    reference = scene.frames[0].copy()
+    cv2.circle(reference, (int(centre[0]), int(centre[1])), 14, (60, 120, 170), -1)
+    assert set(detect_mat_markers(reference, TowerSettings())) == {1}
+    v = judge_tower([reference, *scene.frames[1:]], heavy=scene.heavy, light=scene.light)
+    assert v.verdict is expected

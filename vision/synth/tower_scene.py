@@ -49,6 +49,8 @@ class Camera:
     roll_deg: float = 0.0
     focal_px: float = 560.0
     size: tuple[int, int] = FRAME_SIZE
+    # Real lenses are not centred exactly on the sensor: the judge assumes the image centre.
+    principal_offset: tuple[float, float] = (0.0, 0.0)
 
     def matrices(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Camera matrix K, rotation R (world to camera) and translation t."""
@@ -65,7 +67,8 @@ class Camera:
         right, down = c * right + s * down, -s * right + c * down
         rot = np.stack([right, down, forward])
         w, h = self.size
-        k = np.array([[self.focal_px, 0, w / 2], [0, self.focal_px, h / 2], [0, 0, 1.0]])
+        cx, cy = w / 2 + self.principal_offset[0], h / 2 + self.principal_offset[1]
+        k = np.array([[self.focal_px, 0, cx], [0, self.focal_px, cy], [0, 0, 1.0]])
         return k, rot, -rot @ centre
 
     def position(self) -> np.ndarray:
@@ -85,14 +88,17 @@ class Cube:
     heavy: bool
     yaw_deg: float = 0.0
     tilt_deg: float = 0.0  # rotation about the y axis (tipping sideways)
+    pitch_deg: float = 0.0  # rotation about the x axis (tipping towards the camera)
+    rgb: tuple[int, int, int] | None = None  # this cube's own wood colour (None: the box colour)
 
     def corners(self, size: float = CUBE_MM) -> np.ndarray:
         half = size / 2
         local = np.array([[x, y, z] for x in (-half, half) for y in (-half, half) for z in (-half, half)])
-        yaw, tilt = math.radians(self.yaw_deg), math.radians(self.tilt_deg)
+        yaw, tilt, pitch = (math.radians(a) for a in (self.yaw_deg, self.tilt_deg, self.pitch_deg))
         rz = np.array([[math.cos(yaw), -math.sin(yaw), 0], [math.sin(yaw), math.cos(yaw), 0], [0, 0, 1]])
         ry = np.array([[math.cos(tilt), 0, math.sin(tilt)], [0, 1, 0], [-math.sin(tilt), 0, math.cos(tilt)]])
-        return local @ (ry @ rz).T + np.array(self.centre)
+        rx = np.array([[1, 0, 0], [0, math.cos(pitch), -math.sin(pitch)], [0, math.sin(pitch), math.cos(pitch)]])
+        return local @ (rx @ ry @ rz).T + np.array(self.centre)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -119,6 +125,7 @@ class TowerScene:
     kind: str
     expected: str
     camera: Camera
+    look: Look | None = None  # how the table looked (mat print, light, ...)
 
 
 # Cube box faces as corner indices (corners are ordered x, then y, then z) with outward normals.
@@ -141,18 +148,45 @@ def _box_corners(centre, size, yaw_deg, tilt_deg=0.0) -> np.ndarray:
     return local @ (ry @ rz).T + np.array(centre)
 
 
+@dataclasses.dataclass(frozen=True)
+class Look:
+    """How one table looks: the mat print, the table, the room light and the box of cubes."""
+
+    mat_rgb: tuple[int, int, int] = (245, 245, 240)
+    table_rgb: tuple[int, int, int] = (120, 90, 60)
+    light_dir: tuple[float, float, float] = (0.3, -0.5, 1.0)
+    light_rgb: tuple[float, float, float] = (255.0, 255.0, 255.0)  # the colour cast of the room light
+    mat_style: str = "plain"  # "plain", "product" (the mat `knockdown print build-mat` prints) or "busy"
+    mat_size_mm: tuple[float, float] = (220.0, 150.0)
+    ink: int = 0  # how black the printer's black is
+    spot_rgb: tuple[int, int, int] = (150, 150, 150)
+    shadow: float = 0.35
+    uneven: tuple[float, float, float] = (0.0, 0.0, 0.0)  # light falling off: gradient, its direction, vignette
+    blur: float = 0.0
+    wood_sd: float = 0.0  # cube-to-cube spread of the wood colour (fraction per channel)
+
+
 class _Renderer:
-    def __init__(self, camera: Camera, rng: np.random.Generator, *, mat_rgb, table_rgb, light_dir, light_rgb,
+    def __init__(self, camera: Camera, rng: np.random.Generator, look: Look,
                  cube_colours=(LIGHT_RGB, HEAVY_RGB)):
         self.cube_colours = cube_colours
         self.camera = camera
         self.rng = rng
-        self.mat_rgb = mat_rgb
-        self.table_rgb = table_rgb
-        self.light_dir = np.asarray(light_dir, float) / np.linalg.norm(light_dir)
-        self.light_rgb = np.asarray(light_rgb, float)
+        self.look = look
+        self.light_dir = np.asarray(look.light_dir, float) / np.linalg.norm(look.light_dir)
         self.cam_pos = camera.position()
+        self.light_field = self._light_field()
         self.base = self._render_background()
+
+    def _light_field(self) -> np.ndarray:
+        """Per-pixel illuminant: the room light's colour, falling off across the view."""
+        w, h = self.camera.size
+        gradient, angle, vignette = self.look.uneven
+        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+        u = ((xs - w / 2) * math.cos(angle) + (ys - h / 2) * math.sin(angle)) / w
+        r2 = ((xs - w / 2) ** 2 + (ys - h / 2) ** 2) / (w * w / 4)
+        field = (1.0 - gradient * (u + 0.5) - vignette * r2).clip(0.2, 1.0)
+        return field[..., None] * (np.asarray(self.look.light_rgb, np.float32)[::-1] / 255.0)
 
     # -- the static world ------------------------------------------------------------------
     def _plane_warp(self, texture: np.ndarray, x0: float, y1: float, px_per_mm: float, canvas: np.ndarray):
@@ -171,17 +205,19 @@ class _Renderer:
         canvas = np.ascontiguousarray(np.broadcast_to(wall, (h, w, 3)).astype(np.uint8))
         # The table: 1 px/mm with a little texture.
         table = np.empty((700, 900, 3), np.uint8)
-        table[:] = self.table_rgb[::-1]
+        table[:] = self.look.table_rgb[::-1]
         grain = self.rng.normal(0, 6, (700, 1)).astype(np.float32)
         table = np.clip(table + grain[..., None] + self.rng.normal(0, 3, table.shape), 0, 255).astype(np.uint8)
         self._plane_warp(table, -450, 550, 1.0, canvas)
-        self._plane_warp(render_mat_texture(4.0, paper_rgb=self.mat_rgb), -110, 75, 4.0, canvas)
+        mat = render_mat_texture(4.0, look=self.look, rng=self.rng)
+        mw, mh = self.look.mat_size_mm
+        self._plane_warp(mat, -mw / 2, mh / 2, 4.0, canvas)
         return canvas
 
     # -- objects ------------------------------------------------------------------------------
     def _shade(self, rgb, normal) -> tuple[float, float, float]:
         lambert = max(0.0, float(np.dot(normal, self.light_dir)))
-        value = np.asarray(rgb, float) * (0.45 + 0.65 * lambert) * self.light_rgb / 255.0
+        value = np.asarray(rgb, float) * (0.45 + 0.65 * lambert)
         return tuple(float(c) for c in np.clip(value, 0, 255)[::-1])
 
     def _draw_box(self, img, corners: np.ndarray, rgb, *, edge=True):
@@ -227,46 +263,111 @@ class _Renderer:
         shadow = np.zeros(img.shape[:2], np.float32)
         solids = [(_box_corners(b.centre, b.size, b.yaw_deg), b.rgb) for b in boxes]
         light_rgb, heavy_rgb = self.cube_colours
-        solids += [(c.corners(), heavy_rgb if c.heavy else light_rgb) for c in cubes]
+        solids += [(c.corners(), c.rgb or (heavy_rgb if c.heavy else light_rgb)) for c in cubes]
         for corners, _ in solids:
             self._shadow(shadow, corners)
         shadow = cv2.GaussianBlur(shadow, (0, 0), 2.0)
-        img = (img * (1 - 0.35 * shadow[..., None])).astype(np.uint8)
+        img = (img * (1 - self.look.shadow * shadow[..., None])).astype(np.uint8)
         # Painter's order: far objects first.
         solids.sort(key=lambda s: -np.linalg.norm(s[0].mean(axis=0) - self.cam_pos))
         for corners, rgb in solids:
             self._draw_box(img, corners, rgb)
         for hand in hands:
             self._draw_hand(img, hand)
-        return img
+        lit = img * self.light_field
+        if self.look.blur > 0:
+            lit = cv2.GaussianBlur(lit, (0, 0), self.look.blur)
+        return np.clip(lit, 0, 255).astype(np.uint8)
 
 
-def render_mat_texture(px_per_mm: float, *, paper_rgb=(245, 245, 240)) -> np.ndarray:
-    """The build mat as the generator's own drawing: 220 x 150 mm, markers 0 and 1 at +-60 mm."""
-    w, h = int(220 * px_per_mm), int(150 * px_per_mm)
-    tex = np.empty((h, w, 3), np.uint8)
-    tex[:] = paper_rgb[::-1]
+def render_mat_texture(px_per_mm: float, *, look: Look = Look(), rng: np.random.Generator | None = None) -> np.ndarray:
+    """The build mat, ``look.mat_size_mm`` with the build spot in the middle and markers 0 and 1 at +-60 mm.
+
+    Styles: "plain" (the markers and a ring), "product" (the sheet ``knockdown print build-mat``
+    prints: ring, ticks, title, ruler, captions) and "busy" (a coloured border, a grid and text
+    blocks, as a home-made or decorated mat might have).
+    """
+    rng = rng or np.random.default_rng(0)
+    mw, mh = look.mat_size_mm
+    w, h = int(mw * px_per_mm), int(mh * px_per_mm)
+
+    def px(x_mm: float, y_mm: float) -> tuple[int, int]:
+        return int(round((x_mm + mw / 2) * px_per_mm)), int(round((mh / 2 - y_mm) * px_per_mm))
+
+    if look.mat_style == "product":
+        from vision.sheets import A4_LANDSCAPE_MM, render_build_mat
+
+        sheet = np.asarray(render_build_mat(dpi=int(round(px_per_mm * 25.4))), np.uint8)
+        # Cut the A4 sheet, centred on the spot, to this mat's size at exactly px_per_mm.
+        sheet = cv2.resize(sheet, (int(A4_LANDSCAPE_MM[0] * px_per_mm), int(A4_LANDSCAPE_MM[1] * px_per_mm)),
+                           interpolation=cv2.INTER_AREA)
+        canvas = np.full((h, w), 255, np.uint8)
+        sy, sx = (sheet.shape[0] - h) // 2, (sheet.shape[1] - w) // 2
+        canvas[max(-sy, 0): max(-sy, 0) + min(h, sheet.shape[0]), max(-sx, 0): max(-sx, 0) + min(w, sheet.shape[1])] = \
+            sheet[max(sy, 0): max(sy, 0) + h, max(sx, 0): max(sx, 0) + w]
+        ink = canvas.astype(np.float32)[..., None] / 255.0
+    else:
+        tex = np.full((h, w, 3), 255, np.uint8)
+        if look.mat_style == "busy":
+            border = tuple(int(v) for v in rng.uniform(40, 230, 3))
+            cv2.rectangle(tex, (0, 0), (w - 1, h - 1), border, int(rng.uniform(4, 12) * px_per_mm))
+            step = rng.uniform(8, 25)
+            grid = int(rng.uniform(170, 225))
+            for x in np.arange(-mw / 2, mw / 2, step):
+                cv2.line(tex, px(x, -mh / 2), px(x, mh / 2), (grid,) * 3, 1, cv2.LINE_AA)
+            for y in np.arange(-mh / 2, mh / 2, step):
+                cv2.line(tex, px(-mw / 2, y), px(mw / 2, y), (grid,) * 3, 1, cv2.LINE_AA)
+            for _ in range(int(rng.integers(1, 4))):
+                org = px(rng.uniform(-mw / 2 + 10, mw / 4), rng.choice([-1, 1]) * rng.uniform(30, mh / 2 - 8))
+                cv2.putText(tex, "KNOCKDOWN build here", org, cv2.FONT_HERSHEY_SIMPLEX, 0.35 * px_per_mm,
+                            (60, 60, 60), max(1, int(px_per_mm / 2)), cv2.LINE_AA)
+        ring = int(rng.uniform(5, 9) * px_per_mm)
+        if rng.random() < 0.3:  # a filled spot instead of a ring
+            cv2.circle(tex, px(0, 0), ring, tuple(int(c) for c in look.spot_rgb[::-1]), -1, cv2.LINE_AA)
+        else:
+            cv2.circle(tex, px(0, 0), ring, tuple(int(c) for c in look.spot_rgb[::-1]),
+                       max(1, int(0.5 * px_per_mm)), cv2.LINE_AA)
+        ink = tex.astype(np.float32) / 255.0
     aruco = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     side = int(round(30 * px_per_mm))
     for marker_id, cx in ((0, -60), (1, 60)):
-        marker = cv2.aruco.generateImageMarker(aruco, marker_id, side)
-        u0 = int(round((cx + 110) * px_per_mm - side / 2))
-        v0 = int(round(75 * px_per_mm - side / 2))
-        tex[v0:v0 + side, u0:u0 + side] = marker[..., None]
-    centre = (int(110 * px_per_mm), int(75 * px_per_mm))
-    cv2.circle(tex, centre, int(7 * px_per_mm), (150, 150, 150), max(1, int(0.5 * px_per_mm)), cv2.LINE_AA)
-    return tex
+        marker = cv2.aruco.generateImageMarker(aruco, marker_id, side).astype(np.float32) / 255.0
+        u0, v0 = px(cx, 0)
+        u0, v0 = u0 - side // 2, v0 - side // 2
+        # The white quiet zone stays clear whatever the style.
+        q = int(8 * px_per_mm)
+        ink[v0 - q:v0 + side + q, u0 - q:u0 + side + q] = 1.0
+        ink[v0:v0 + side, u0:u0 + side] = marker[..., None]
+    # Printer black is not black, and the paper has its own tint.
+    black = look.ink / 255.0
+    paper = np.asarray(look.mat_rgb[::-1], np.float32)
+    return np.clip((black + (1 - black) * ink) * paper, 0, 255).astype(np.uint8)
 
 
 def _tower_cubes(layout: Sequence[tuple[int, float, bool]], rng, origin, *, lean_mm=0.0) -> list[Cube]:
-    """Cubes from (layer, x offset in cube widths, heavy) rows, stacked on the table at origin."""
+    """Cubes from (layer, x offset in cube widths, heavy) rows, stacked on the table at origin.
+
+    Hands stack quickly: each cube sits up to ~1 mm off the one below and turned up to 20 degrees.
+    """
     cubes = []
     for layer, column, heavy in layout:
-        jitter = rng.uniform(-0.8, 0.8, 2)
+        jitter = rng.uniform(-1.0, 1.0, 2)
         x = origin[0] + column * CUBE_MM * 1.02 + layer * lean_mm + jitter[0]
         y = origin[1] + jitter[1]
         cubes.append(Cube((x, y, CUBE_MM / 2 + layer * CUBE_MM), heavy, rng.uniform(-20, 20)))
     return cubes
+
+
+def _real_wood(cubes: list[Cube], rng, colours, spread: float) -> list[Cube]:
+    """Each cube its own shade of its box's wood (and a hair off flat: cubes are not machined)."""
+    out = []
+    for c in cubes:
+        base = np.asarray(colours[1] if c.heavy else colours[0], float)
+        # Wood varies mostly in shade, a little in hue.
+        rgb = tuple(int(v) for v in np.clip(base * (1 + rng.normal(0, spread / 3, 3) + rng.normal(0, spread)), 0, 255))
+        out.append(dataclasses.replace(c, rgb=rgb, tilt_deg=c.tilt_deg + rng.uniform(-1.5, 1.5),
+                                       pitch_deg=rng.uniform(-1.5, 1.5)))
+    return out
 
 
 def _colours(heavy: int, light: int, rng) -> list[bool]:
@@ -337,12 +438,19 @@ def _fall(cubes: list[Cube], fraction: float, direction: int, origin) -> list[Cu
     return out
 
 
-def _distractors(rng, n: int) -> list[Box]:
+def _distractors(rng, n: int, *, near: float = 0.0) -> list[Box]:
+    """Supply cubes and game pieces on the table; a share ``near`` of them right beside the mat's
+    markers or behind the build spot (in the judge's view), clear of the markers' quiet zones."""
     boxes = []
-    palette = [(200, 40, 40), (40, 90, 200), (30, 140, 60), (230, 200, 40), (60, 60, 60)]
+    palette = [(200, 40, 40), (40, 90, 200), (30, 140, 60), (230, 200, 40), (60, 60, 60), (150, 90, 50)]
     for _ in range(n):
         x = rng.choice([-1, 1]) * rng.uniform(95, 170)
         y = rng.uniform(-40, 120)
+        if rng.random() < near:
+            if rng.random() < 0.5:
+                x, y = rng.choice([-1, 1]) * rng.uniform(88, 110), rng.uniform(-45, 60)
+            else:
+                x, y = rng.uniform(-45, 45), rng.uniform(45, 110)
         if rng.random() < 0.5:  # a supply cube
             rgb = HEAVY_RGB if rng.random() < 0.5 else LIGHT_RGB
             boxes.append(Box((x, y, 5), (10, 10, 10), rgb, rng.uniform(0, 90)))
@@ -354,20 +462,41 @@ def _distractors(rng, n: int) -> list[Box]:
     return boxes
 
 
-def _random_set_up(rng, camera: Camera | None, cube_colours) -> tuple[Camera, _Renderer]:
-    camera = camera or Camera(
-        distance_mm=rng.uniform(180, 300), elevation_deg=rng.uniform(10, 30), yaw_deg=rng.uniform(-8, 8),
-        roll_deg=rng.uniform(-3, 3), focal_px=rng.uniform(480, 640),
-    )
-    renderer = _Renderer(
-        camera, rng,
+def random_look(rng: np.random.Generator, *, set_up_light: bool = False) -> Look:
+    """A random table within the spec: any printed mat, table, room light (colour, direction,
+    fall-off), printer and camera softness.  ``set_up_light``: the near-white light from above
+    and in front that calibration asks for."""
+    style = str(rng.choice(["plain", "product", "busy"]))
+    # Room light from warm (tungsten) to cool (daylight, LED).
+    warmth = rng.uniform(-1, 1) * (0.3 if set_up_light else 1.0)
+    light_rgb = (255 - 45 * max(-warmth, 0), 255 - 20 * abs(warmth), 255 - 75 * max(warmth, 0))
+    return Look(
         mat_rgb=tuple(int(v) for v in rng.uniform(225, 252, 3)),
         table_rgb=tuple(int(v) for v in rng.uniform(40, 170, 3)),
-        light_dir=(rng.uniform(-0.6, 0.6), rng.uniform(-0.9, -0.2), 1.0),
-        light_rgb=tuple(rng.uniform(225, 255, 3)),
-        cube_colours=cube_colours,
+        light_dir=(rng.uniform(-0.6, 0.6), rng.uniform(-0.9, -0.2), 1.0) if set_up_light
+        else (rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 0.5), rng.uniform(0.5, 1.5)),
+        light_rgb=tuple(float(c) * rng.uniform(0.85, 1.0) for c in light_rgb),
+        mat_style=style,
+        mat_size_mm=(297.0, 210.0) if style == "product" else (float(rng.uniform(200, 297)), float(rng.uniform(140, 210))),
+        ink=int(rng.uniform(0, 60)),
+        spot_rgb=tuple(int(v) for v in rng.uniform(60, 200, 3)),
+        shadow=float(rng.uniform(0.2, 0.55)),
+        uneven=(float(rng.uniform(0, 0.3)), float(rng.uniform(0, 2 * math.pi)), float(rng.uniform(0, 0.2))),
+        blur=float(rng.uniform(0, 0.9)),
+        wood_sd=float(rng.uniform(0.02, 0.06)),
     )
-    return camera, renderer
+
+
+def _random_set_up(rng, camera: Camera | None, cube_colours, *, set_up_light: bool = False) -> tuple[Camera, _Renderer]:
+    camera = camera or Camera(
+        distance_mm=rng.uniform(180, 300), elevation_deg=rng.uniform(10, 30), yaw_deg=rng.uniform(-8, 8),
+        roll_deg=rng.uniform(-3, 3), focal_px=rng.uniform(450, 700),
+        principal_offset=(float(rng.uniform(-12, 12)), float(rng.uniform(-12, 12))),
+    )
+    # The box's wood is "about" the spec colour: each box a little off it.
+    box_colours = tuple(tuple(int(v) for v in np.clip(np.asarray(c) * rng.normal(1, 0.03, 3), 0, 255))
+                        for c in cube_colours)
+    return camera, _Renderer(camera, rng, random_look(rng, set_up_light=set_up_light), box_colours)
 
 
 def make_calibration_shot(
@@ -378,9 +507,10 @@ def make_calibration_shot(
     heavy_rgb: tuple[int, int, int] = HEAVY_RGB,
     noise: float = 3.0,
 ) -> tuple[np.ndarray, Camera]:
-    """One light and one heavy cube side by side on the build spot, as calibration asks for."""
+    """One light and one heavy cube side by side on the build spot, as calibration asks for
+    (in the room's usual light from above, not from behind the mat)."""
     rng = np.random.default_rng(seed)
-    camera, renderer = _random_set_up(rng, camera, (light_rgb, heavy_rgb))
+    camera, renderer = _random_set_up(rng, camera, (light_rgb, heavy_rgb), set_up_light=True)
     cubes = [Cube((-7.0, 0.0, CUBE_MM / 2), False, rng.uniform(-10, 10)),
              Cube((7.0, 0.0, CUBE_MM / 2), True, rng.uniform(-10, 10))]
     img = renderer.render(cubes, _distractors(rng, 3), []).astype(np.float32)
@@ -402,10 +532,17 @@ def make_tower_scene(
     dim: bool = False,
     noise: float = 3.0,
     distractors: int = 4,
+    near: float = 0.3,
+    pile: bool = False,
     light_rgb: tuple[int, int, int] = LIGHT_RGB,
     heavy_rgb: tuple[int, int, int] = HEAVY_RGB,
 ) -> TowerScene:
-    """Render one Knockdown Test: the empty reference, then ``frames`` frames of the end."""
+    """Render one Knockdown Test: the empty reference, then ``frames`` frames of the end.
+
+    ``near`` is the share of the ``distractors`` lying right beside the markers or behind the
+    build spot; with ``pile`` the fighter's wound cubes lie beside the mat in the reference
+    (they are the tower at the end).
+    """
     if kind not in EXPECTED:
         raise ValueError(f"unknown tower scene kind {kind!r} (known: {', '.join(KINDS)})")
     if heavy < 0 or light < 0 or heavy + light < (4 if kind in ("fork", "y_fork") else 2):
@@ -416,7 +553,14 @@ def make_tower_scene(
     camera, renderer = _random_set_up(rng, camera, (light_rgb, heavy_rgb))
     origin = tuple(rng.uniform(-off_spot_mm, off_spot_mm, 2)) if off_spot_mm else (0.0, 0.0)
     cubes, true_heavy, true_light = _structure(kind, heavy, light, rng, origin)
-    boxes = _distractors(rng, distractors)
+    cubes = _real_wood(cubes, rng, renderer.cube_colours, renderer.look.wood_sd)
+    boxes = _distractors(rng, distractors, near=near)
+    before: list[Cube] = []
+    if pile:
+        side = rng.choice([-1, 1])
+        before = _real_wood([Cube((side * rng.uniform(90, 120) + rng.uniform(-8, 8), rng.uniform(-40, 50) + rng.uniform(-8, 8),
+                                   CUBE_MM / 2), c.heavy, rng.uniform(0, 90)) for c in cubes],
+                            rng, renderer.cube_colours, renderer.look.wood_sd)
     hands: list[Hand] = []
     top = max(c.centre[2] for c in cubes) + CUBE_MM / 2
     if kind == "hand_top":
@@ -426,7 +570,7 @@ def make_tower_scene(
         hands = [Hand((origin[0] + side * (CUBE_MM / 2 + 4), origin[1], top - CUBE_MM / 2),
                       (side, rng.uniform(0, 0.4), rng.uniform(0.0, 0.4)))]
 
-    gain = 0.45 if dim else 1.0
+    gain = rng.uniform(0.3, 0.6) if dim else 1.0
     shift = rng.uniform(-nudge_px, nudge_px, 2)
     drift = 1.0 + rng.uniform(-exposure_drift, exposure_drift)
 
@@ -438,7 +582,7 @@ def make_tower_scene(
         out += rng.normal(0, noise * (1.6 if dim else 1.0), out.shape)
         return np.clip(out, 0, 255).astype(np.uint8)
 
-    shots = [finish(renderer.render([], boxes, []), end=False)]
+    shots = [finish(renderer.render(before, boxes, []), end=False)]
     direction = int(rng.choice([-1, 1]))
     for i in range(frames):
         frame_cubes = cubes
@@ -447,4 +591,4 @@ def make_tower_scene(
             fractions = np.clip(np.linspace(-0.6, 1.0, frames), 0, 1)
             frame_cubes = _fall(cubes, float(fractions[i]), direction, origin)
         shots.append(finish(renderer.render(frame_cubes, boxes, hands), end=True))
-    return TowerScene(shots, true_heavy, true_light, kind, EXPECTED[kind], camera)
+    return TowerScene(shots, true_heavy, true_light, kind, EXPECTED[kind], camera, renderer.look)

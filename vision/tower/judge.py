@@ -156,6 +156,7 @@ class Observation:
     view: SideView
     raw: np.ndarray  # the side view as seen (for frame-to-frame motion)
     white: float  # the darkest channel of the quiet-zone white in this frame
+    colour: np.ndarray  # the side view in units of the quiet-zone white (float32 B, G, R)
 
     @property
     def cubes(self) -> np.ndarray:
@@ -168,6 +169,20 @@ class _CubeBox:
     x0: float
     x1: float
     heavy: bool
+    # How this cube stands to the next one in the same run of cube pixels (to its right):
+    # SIDE_MAY_TOUCH, SIDE_SEEN_APART (background shows between them) or SIDE_WIDE_APART (the pair
+    # is wider than two touching cubes can look).  Cubes split from different runs are apart anyway.
+    right_side: int = 0
+    # Part of this cube overhangs a background a cube could hide against: it may rest on one unseen.
+    hidden_below: bool = False
+
+
+SIDE_MAY_TOUCH, SIDE_SEEN_APART, SIDE_WIDE_APART = 0, 1, 2
+# Two touching cubes, each turned up to about 20 degrees on its base, show at most ~2.35 cube
+# widths side by side in the view; a pair clearly wider stands apart.
+TOUCHING_PAIR_WIDTH = 2.45
+# A line between two cubes this much brighter than both their faces is light seen through a gap.
+GAP_BRIGHTER = 1.35
 
 
 @dataclasses.dataclass
@@ -182,6 +197,10 @@ class _Structure:
     tower_found: bool
     blind_layers: int = 0
     contacts_unsure: bool = False
+    # A side gap inferred from the pair's width (not seen) was needed to rule out a third neighbour.
+    contacts_inferred: bool = False
+    # A cube above the table with nothing seen under or beside it: the view missed its support.
+    floating: bool = False
 
 
 class TowerAnalyzer:
@@ -299,8 +318,11 @@ class TowerAnalyzer:
         heavy &= (changed_a_little | ~ref_heavy) & ~light
         light = cv2.morphologyEx(light.view(np.uint8), cv2.MORPH_OPEN, speck).view(bool)
         heavy = cv2.morphologyEx(heavy.view(np.uint8), cv2.MORPH_OPEN, speck).view(bool)
-        hand, from_front = self._hands(changed, view)
-        return Observation(frame, changed, light, heavy, hand, from_front, view, raw, white)
+        # Skin is close to light wood: a hand about as bright as what is behind it only shows as
+        # "cube colour", so cube-coloured pixels count for the hand search too (no tower reaches
+        # the top or the sides of the view).
+        hand, from_front = self._hands(changed | light | heavy, view)
+        return Observation(frame, changed, light, heavy, hand, from_front, view, raw, white, normalised)
 
     def _hands(self, changed: np.ndarray, view: SideView) -> tuple[np.ndarray, bool]:
         """Changed blobs bigger than a cube that reach in from the top, the sides or the front."""
@@ -308,10 +330,18 @@ class TowerAnalyzer:
         hand = np.zeros_like(changed)
         if np.count_nonzero(changed) < 1.5 * cube_px * cube_px:
             return hand, False
-        # Hands and arms are thick; the opening keeps them and drops thin edge noise.
-        thick = cv2.morphologyEx(changed.view(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+        # Hands and arms are thick; the opening keeps them and drops thin edge noise.  In a dim room
+        # a hand may show only as dense speckle: fill areas where most pixels are set first.
+        dense = cv2.blur(changed.astype(np.float32), (7, 7)) >= 0.45
+        thick = cv2.morphologyEx((changed | dense).view(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         low_row = view.row(1.5 * self.settings.cube_mm)  # below this a blob may be cubes lying about
+        # A hand reaches in with a finger (15-20 mm thick); a nudged camera's edge lines along the
+        # far mat edge and the table's edge, however long, are thinner.
         if not (thick[0].any() or thick[-1].any() or thick[:low_row, 0].any() or thick[:low_row, -1].any()):
+            return hand, False
+        side = int(0.8 * cube_px) | 1
+        core = cv2.morphologyEx(thick, cv2.MORPH_OPEN, np.ones((side, side), np.uint8)).view(bool)
+        if not (core[0].any() or core[-1].any() or core[:low_row, 0].any() or core[:low_row, -1].any()):
             return hand, False
         n, labels, stats, _ = cv2.connectedComponentsWithStats(thick, connectivity=8)
         from_front = False
@@ -320,10 +350,11 @@ class TowerAnalyzer:
             if area < 1.5 * cube_px * cube_px:
                 continue
             blob = labels == i
-            top = bool(blob[0].any())
+            entry = blob & core
+            top = bool(entry[0].any())
             # Cubes and shadows may lie on the table out to the sides; a hand comes in higher up.
-            sides = bool(blob[:low_row, 0].any() or blob[:low_row, -1].any())
-            front = bool(blob[-1].any()) and area > 4 * cube_px * cube_px
+            sides = bool(entry[:low_row, 0].any() or entry[:low_row, -1].any())
+            front = bool(entry[-1].any()) and area > 4 * cube_px * cube_px
             if top or sides or front:
                 hand |= blob
                 from_front |= front and not (top or sides)
@@ -367,8 +398,11 @@ class TowerAnalyzer:
             reasons.append(Reason.GROUND_CONTACTS)
         if structure.max_neighbours > 2:
             reasons.append(Reason.CUBE_NEIGHBOURS)
-        if structure.aside or not (structure.connected or structure.blind_layers):
+        if structure.aside or not (structure.connected or structure.blind_layers or structure.floating):
             reasons.append(Reason.NOT_ONE_STRUCTURE)
+        elif not structure.connected and structure.floating:
+            # Apart only because a cube seems to float: the view missed what holds it up.
+            ambiguous_count = True
         counted = len(structure.boxes) + structure.blind_layers
         if (heavy_seen, light_seen) != (self.heavy, self.light) and (
             not structure.blind_layers or counted > self.heavy + self.light + structure.blind_layers
@@ -404,6 +438,8 @@ class TowerAnalyzer:
             return self._verdict(Verdict.UNCERTAIN, reasons or [Reason.CUBE_COUNT], started, 0.4, obs=last,
                                  structure=structure, **counts)
         confidence = 0.97 - (0.1 if self.geometry.reprojection_px > 2.0 else 0.0)
+        # A side gap judged from a pair's width rather than seen: pass, but below auto-confirm (the referee looks).
+        confidence -= 0.2 if structure.contacts_inferred else 0.0
         confidence -= 0.0 if self.geometry.both_markers else 0.12
         return self._verdict(Verdict.PASS, [], started, confidence, obs=last, structure=structure, **counts)
 
@@ -412,8 +448,11 @@ class TowerAnalyzer:
         view = self.view
         white_idx = self._white_idx
         markers = detect_mat_markers(obs.frame, self.settings)
-        if all(i in markers for i in self.settings.marker_ids):
-            shift = max(float(np.abs(markers[i] - self.geometry.markers[i]).max()) for i in markers)
+        # Compare the markers both frames saw (something may have covered one in the reference,
+        # say the fighter's cubes before they were picked up).
+        common = [i for i in markers if i in self.geometry.markers]
+        if common and all(i in markers for i in self.settings.marker_ids):
+            shift = max(float(np.abs(markers[i] - self.geometry.markers[i]).max()) for i in common)
             if shift > 0.75:
                 try:
                     moved = mat_geometry(markers, (obs.frame.shape[1], obs.frame.shape[0]), self.settings)
@@ -511,6 +550,7 @@ class TowerAnalyzer:
         tower_mask = labels == tower
         blind_rows = self._merge_camouflaged(labels, stats, blobs, tower, tower_mask, view)
         blobs = [i for i in blobs if i == tower or not (tower_mask & (labels == i)).any()]
+        blobs = [i for i in blobs if i == tower or not self._static_look_alike(labels == i, stats[i], view)]
         heavy = obs.heavy & tower_mask
         light = obs.light & tower_mask
         boxes: list[_CubeBox] = []
@@ -533,7 +573,7 @@ class TowerAnalyzer:
                 continue
             occupied = band.mean(axis=0) >= 0.5
             # Bridge only one-pixel dropouts: a visible gap between cubes side by side means they do not touch.
-            runs = _runs(occupied, max_gap=1)
+            runs = _merge_fragments(_runs(occupied, max_gap=1), cube_px)
             face_lo, face_hi = view.row(z0 + 0.85 * cube), view.row(z0 + 0.15 * cube)
             for a, b in runs:
                 width = (b - a) / cube_px
@@ -541,6 +581,13 @@ class TowerAnalyzer:
                     ambiguous += width > 0.25
                     continue
                 count, unsure = _cubes_across(width)
+                # Between one turned cube (1.45 widths) and two side by side (2) no whole number
+                # of cubes fits: where the background has cube colours, part of a cube may be
+                # camouflaged out of the run, so its count and edges are unsure.
+                if 1.5 < width < 1.95:
+                    margin = int(0.3 * cube_px)
+                    behind = np.logical_or(*self._reference_colours(view))[lo:hi, max(a - margin, 0): b + margin]
+                    unsure |= bool(behind.size) and behind.mean() >= 0.2
                 ambiguous += unsure
                 for j in range(count):
                     c0 = a + (b - a) * j // count
@@ -549,16 +596,32 @@ class TowerAnalyzer:
                     n_light = np.count_nonzero(light[face_lo:face_hi, c0:c1])
                     share = n_heavy / max(n_heavy + n_light, 1)
                     ambiguous += 0.35 < share < 0.65
-                    boxes.append(_CubeBox(layer, view.x_of(c0), view.x_of(c1), bool(share >= 0.5)))
+                    side = SIDE_MAY_TOUCH
+                    if j + 1 < count:
+                        side = self._side_gap(obs, lo, hi, c1, pair_width=2 * width / count)
+                    boxes.append(_CubeBox(layer, view.x_of(c0), view.x_of(c1), bool(share >= 0.5), side))
         # A layer with no cubes under one with cubes cannot be empty (cubes do not float): the view
         # missed what is there, so it counts as blind.
         layers = {b.layer for b in boxes}
         gaps = sum(1 for k in range(max(layers, default=0)) if k not in layers)
-        blind_layers = max(blind_layers, gaps)
+        blind_layers = max(blind_layers, gaps) + self._mark_hidden_below(boxes, obs)
         max_neighbours, max_possible, connected = _contacts(boxes, min_overlap=0.15 * cube)
+        floating = any(_floating(box, boxes, min_overlap=0.15 * cube) for box in boxes)
+        # A cube is a whole face of cube colour; a box mostly of gaps is speckle (a dark cube in a
+        # dim room, noise at the top of the tower): it may or may not be a cube.
+        for box in boxes:
+            face = (slice(view.row((box.layer + 0.85) * cube), view.row((box.layer + 0.15) * cube)),
+                    slice(view.col(box.x0), view.col(box.x1)))
+            seen = (heavy | light)[face]
+            ambiguous += seen.mean() < 0.5 if seen.size else 1
         # Three neighbours only if cubes side by side really touch: that alone cannot fail a tower,
-        # but it cannot pass it either.
+        # but it cannot pass it either -- unless the pair is wide enough that it must stand apart.
         contacts_unsure = max_possible > 2 >= max_neighbours
+        contacts_inferred = False
+        if contacts_unsure:
+            _, max_if_apart, _ = _contacts(boxes, min_overlap=0.15 * cube, wide_pairs_apart=True)
+            contacts_unsure = max_if_apart > 2
+            contacts_inferred = not contacts_unsure
         aside = []
         aside_cubes = 0
         aside_ground = 0
@@ -571,30 +634,109 @@ class TowerAnalyzer:
             aside_cubes += max(1, int(round(area / (1.3 * cube_px * cube_px))))
             aside_ground += _cubes_across(w / cube_px)[0]
         ground = sum(b.layer == 0 for b in boxes) + aside_ground
-        blind_layers += self._blind_above(boxes, view, seen_elsewhere=aside_cubes)
+        blind_layers += self._blind_above(boxes, obs, seen_elsewhere=aside_cubes)
         return _Structure(boxes, aside, aside_cubes, ground, int(ambiguous), max_neighbours, connected,
-                          bool(boxes), blind_layers, contacts_unsure)
+                          bool(boxes), blind_layers, contacts_unsure, contacts_inferred, floating)
 
-    def _blind_above(self, boxes: list[_CubeBox], view: SideView, *, seen_elsewhere: int) -> int:
-        """Cubes that may stand on the visible top unseen, against a background of cube colour."""
+    def _mark_hidden_below(self, boxes: list[_CubeBox], obs: Observation) -> int:
+        """Mark the cubes whose overhang (the part over no cube seen below) hangs over a
+        background one of the missing cubes would not show against; count them."""
+        view = obs.view
+        cube = self.settings.cube_mm
+        hidden = 0
+        for box in boxes:
+            if box.layer == 0:
+                continue
+            cols = np.zeros(view.size[0], bool)
+            cols[view.col(box.x0): view.col(box.x1)] = True
+            for b in boxes:
+                if b.layer == box.layer - 1:
+                    cols[view.col(b.x0): view.col(b.x1)] = False
+            if np.count_nonzero(cols) < 0.4 * cube * VIEW_PX_PER_MM:
+                continue
+            rows = slice(view.row((box.layer - 0.15) * cube), view.row((box.layer - 0.85) * cube))
+            if self._could_hide(obs, boxes, rows, cols):
+                box.hidden_below = True
+                hidden += 1
+        return hidden
+
+    def _static_look_alike(self, blob: np.ndarray, stat: np.ndarray, view: SideView) -> bool:
+        """A cube-coloured blob apart from the tower that is no new cube: the outline of something
+        that was there all along (a supply cube, a piece) left by a nudged camera, or a blob lying
+        mostly where the reference already showed that cube colour."""
+        _, _, w, h, area = stat
+        if area < 0.35 * w * h:
+            return True  # a thin ring or edge, not a solid cube face
+        ref_light, ref_heavy = self._reference_colours(view)
+        return bool((ref_light | ref_heavy)[blob].mean() >= 0.6)
+
+    def _side_gap(self, obs: Observation, lo: int, hi: int, split: int, *, pair_width: float) -> int:
+        """Whether two cubes split out of one run of cube pixels (at view column ``split``) touch.
+
+        Background seen between them, unchanged from the reference, is a gap: a line of sight
+        passes between the two.  Lower in the band the sight line through a narrow gap meets the
+        top face of the cube underneath, so only the upper part of the band is looked at.
+        """
+        upper = slice(lo, lo + max((hi - lo) * 2 // 3, 1))
+        reach = int(0.15 * self.settings.cube_mm * VIEW_PX_PER_MM)
+        zone = slice(max(split - reach, 0), split + reach + 1)
+        unchanged = ~obs.changed[upper, zone]
+        if unchanged.size and unchanged.mean(axis=0).max() >= 0.5:
+            return SIDE_SEEN_APART
+        # The crease between two touching faces is darker than both; a line clearly brighter than
+        # both faces is light coming through (the background or the lit top of the cube below).
+        brightness = obs.raw[upper].astype(np.float32).sum(axis=2).mean(axis=0)
+        left = brightness[max(split - 3 * reach, 0): max(split - reach - 1, 1)]
+        right = brightness[split + reach + 2: split + 3 * reach + 1]
+        if left.size and right.size and brightness[zone].max() > GAP_BRIGHTER * max(np.median(left), np.median(right)):
+            return SIDE_SEEN_APART
+        return SIDE_WIDE_APART if pair_width >= TOUCHING_PAIR_WIDTH else SIDE_MAY_TOUCH
+
+    def _blind_above(self, boxes: list[_CubeBox], obs: Observation, *, seen_elsewhere: int) -> int:
+        """Cubes that may stand unseen on a visible top (the tower's, or one arm's of a fork),
+        against a background of cube colour."""
         missing = self.heavy + self.light - len(boxes) - seen_elsewhere
         if missing <= 0 or not boxes:
             return 0
+        view = obs.view
         cube = self.settings.cube_mm
-        top = max(b.layer for b in boxes) + 1
-        x0 = min(b.x0 for b in boxes if b.layer == top - 1)
-        x1 = max(b.x1 for b in boxes if b.layer == top - 1)
-        rows = slice(max(view.row((top + 1) * cube), 0), view.row(top * cube))
-        # Only the colours still missing can hide there.
+        for box in boxes:
+            covered = any(b.layer == box.layer + 1 and min(b.x1, box.x1) - max(b.x0, box.x0) > 0.5 * cube
+                          for b in boxes)
+            if covered:
+                continue
+            rows = slice(max(view.row((box.layer + 2) * cube), 0), view.row((box.layer + 1) * cube))
+            if self._could_hide(obs, boxes, rows, slice(view.col(box.x0), view.col(box.x1))):
+                return missing
+        return 0
+
+    def _could_hide(self, obs: Observation, boxes: list[_CubeBox], rows: slice, cols) -> bool:
+        """Whether one of the fighter's cubes still missing from ``boxes`` could stand unseen in this
+        part of the view: the reference there has that cube colour and, when the tower shows such
+        cubes in this light, about their brightness too (else a cube there would show)."""
+        view = obs.view
+        cube = self.settings.cube_mm
         heavy_seen = sum(b.heavy for b in boxes)
         ref_light, ref_heavy = self._reference_colours(view)
-        blind = np.zeros_like(ref_light)
-        if self.heavy > heavy_seen:
-            blind |= ref_heavy
-        if self.light > len(boxes) - heavy_seen:
-            blind |= ref_light
-        blind = blind[rows, view.col(x0): view.col(x1)]
-        return missing if blind.size and blind.mean() >= 0.4 else 0
+        for heavy, wanted, seen, ref_mask in ((True, self.heavy, heavy_seen, ref_heavy),
+                                              (False, self.light, len(boxes) - heavy_seen, ref_light)):
+            region = ref_mask[rows][:, cols]
+            if wanted <= seen or not region.size or region.mean() < 0.4:
+                continue
+            faces = np.zeros(ref_mask.shape, bool)
+            for b in boxes:
+                if b.heavy == heavy:
+                    faces[view.row((b.layer + 0.85) * cube): view.row((b.layer + 0.15) * cube),
+                          view.col(b.x0): view.col(b.x1)] = True
+            faces &= obs.heavy if heavy else obs.light
+            if np.count_nonzero(faces) < 20:
+                return True
+            # Shading varies from face to face and cube to cube (a lit top face, light falling off
+            # across the view), so allow four times the least change that still shows a cube.
+            background = self._reference_view(view)[rows][:, cols][region].mean(axis=0)
+            if np.abs(background - np.median(obs.colour[faces], axis=0)).max() < 2 * CHANGE_THRESHOLD:
+                return True
+        return False
 
     def _unexplained_change(self, obs: Observation, structure: _Structure) -> float:
         """Changed, non-cube pixels around the tower per cube pixel found."""
@@ -691,10 +833,40 @@ def _runs(occupied: np.ndarray, *, max_gap: int) -> list[tuple[int, int]]:
     return list(zip(starts.tolist(), ends.tolist(), strict=True))
 
 
-def _contacts(boxes: list[_CubeBox], *, min_overlap: float) -> tuple[int, int, bool]:
+def _floating(box: _CubeBox, boxes: list[_CubeBox], *, min_overlap: float) -> bool:
+    """A cube above the table with no cube seen under it or right beside it."""
+    if box.layer == 0:
+        return False
+    for b in boxes:
+        overlap = min(box.x1, b.x1) - max(box.x0, b.x0)
+        if (b.layer == box.layer - 1 and overlap > min_overlap) or (b.layer == box.layer and b is not box
+                                                                     and overlap > -0.01):
+            return False
+    return True
+
+
+def _merge_fragments(runs: list[tuple[int, int]], cube_px: float) -> list[tuple[int, int]]:
+    """Join runs that are pieces of one cube: a sliver next to a narrow gap (a face the colours
+    half missed), or two pieces both narrower than any whole cube shows, whose union is no wider
+    than one turned cube.  Two cubes side by side each show most of a face, so they stay apart."""
+    out: list[tuple[int, int]] = []
+    for a, b in runs:
+        if out:
+            pa, pb = out[-1]
+            sliver = max(pb - pa, b - a) < 0.85 * cube_px or min(pb - pa, b - a) < 0.6 * cube_px
+            if sliver and a - pb <= 0.3 * cube_px and b - pa <= 1.45 * cube_px:
+                out[-1] = (pa, b)
+                continue
+        out.append((a, b))
+    return out
+
+
+def _contacts(boxes: list[_CubeBox], *, min_overlap: float, wide_pairs_apart: bool = False) -> tuple[int, int, bool]:
     """The most cubes any cube surely touches (stacked), the most it may touch (also side by side
     in one run of cube pixels: no gap seen, but a hairline gap cannot be ruled out), and whether
-    all cubes touch into one structure."""
+    all cubes touch into one structure.  Side neighbours with background seen between them do not
+    touch; with ``wide_pairs_apart`` neither do pairs too wide to touch."""
+    apart = {SIDE_SEEN_APART, SIDE_WIDE_APART} if wide_pairs_apart else {SIDE_SEEN_APART}
     if not boxes:
         return 0, 0, True
     n = len(boxes)
@@ -708,14 +880,22 @@ def _contacts(boxes: list[_CubeBox], *, min_overlap: float) -> tuple[int, int, b
 
     sure = [0] * n
     possible = [0] * n
+    # A cube with exactly one cube under it rests on that one, however little of the overlap the
+    # view can vouch for: cubes do not float.
+    below: dict[int, list[int]] = {}
+    for i, a in enumerate(boxes):
+        below[i] = [j for j, b in enumerate(boxes)
+                    if b.layer == a.layer - 1 and min(a.x1, b.x1) - max(a.x0, b.x0) > min_overlap]
     for i in range(n):
         for j in range(i + 1, n):
             a, b = boxes[i], boxes[j]
             overlap = min(a.x1, b.x1) - max(a.x0, b.x0)
-            side_by_side = a.layer == b.layer and overlap > -0.01
+            only_support = (below[i] == [j] and not a.hidden_below) or (below[j] == [i] and not b.hidden_below)
+            # Boxes are listed left to right within a layer: only the next one can touch a's right side.
+            side_by_side = a.layer == b.layer and j == i + 1 and overlap > -0.01 and a.right_side not in apart
             stacked = abs(a.layer - b.layer) == 1 and overlap > min_overlap
             # Cubes split out of one wide run have unsure edges: only a clear overlap is sure contact.
-            if stacked and overlap > 2.5 * min_overlap:
+            if stacked and (overlap > 2.5 * min_overlap or only_support):
                 sure[i] += 1
                 sure[j] += 1
             if side_by_side or stacked:
