@@ -33,6 +33,8 @@ def violations(m: "Match", before: "State | None" = None, event: dict | None = N
             out.append(f"player {i} has negative wounds ({p.heavy} heavy, {p.light} light)")
         if p.space not in arena.by_id:
             out.append(f"player {i} stands on {p.space!r}, not a space of the arena")
+        if p.hand_code != m._hand_code(p.hand):
+            out.append(f"player {i}'s packed hand symbols {p.hand_code} do not match the hand {p.hand!r}")
         if p.victories > 2:
             out.append(f"player {i} has {p.victories} victory tokens")
     if spaces[0] == spaces[1]:

@@ -439,6 +439,7 @@ class Match:
         if card not in hand:
             self._reject("Attack cards", f"{card!r} is not in {self._names[player]}'s hand")
         hand.remove(card)
+        self._s.players[player].hand_code -= self._card_code(card)
         self._s.discard += (card,)
         self._log("discard", f"{self._names[player]} discards {card} ({why})", player=player, card=card)
 
@@ -449,6 +450,11 @@ class Match:
             if card in self._catalog:
                 self._symbol_cache[card] = cached
         return cached
+
+    def _card_code(self, card: str) -> int:
+        """One card's symbols, packed."""
+        code = self._book.card_codes.get(card)
+        return self._book.code(self._symbols(card)) if code is None else code
 
     def _hand_code(self, hand: Iterable[str]) -> int:
         """The hand's symbols, packed (see assistant.rules.costs)."""
@@ -531,7 +537,7 @@ class Match:
 
     def _can_pay(self, player: int, cost: tuple[CostItem, ...]) -> bool:
         """Whether some cards in hand pay the cost (only the hand's symbols matter)."""
-        return not cost or self._book.can_pay(self._hand_code(self._s.players[player].hand), cost)
+        return not cost or self._book.can_pay(self._s.players[player].hand_code, cost)
 
     def _take_payment(self, player: int, cost: tuple[CostItem, ...], pay: list[str], rule: str, what: str) -> None:
         hand = list(self._s.players[player].hand)
@@ -629,6 +635,7 @@ class Match:
             self._reject("Setup 6", f"{card!r} is not in the Attack Row {s.row!r}")
         s.row.remove(card)
         s.players[p].hand.append(card)
+        s.players[p].hand_code += self._card_code(card)
         picks = pend["pick"] + 1
         order = (s.first, 1 - s.first, 1 - s.first, s.first)
         if picks < len(order):
@@ -824,7 +831,7 @@ class Match:
         """Whether a Combo could do anything now (a Dash card, or an affordable Special in range)."""
         s = self._s
         book = self._book
-        code = self._hand_code(s.players[p].hand)
+        code = s.players[p].hand_code
         key = (p, code, tuple(used))
         # What the hand's symbols allow wherever the fighters stand: a Dash, or these Specials.
         allowed = book.combos.get(key)
@@ -955,7 +962,7 @@ class Match:
             self._log("reaction", "the entire Attack Sequence is ignored")
             return
         d = ctx["defender"]
-        if ctx["type"] == STRIKE and self._book.count(self._hand_code(s.players[d].hand), "block"):
+        if ctx["type"] == STRIKE and self._book.count(s.players[d].hand_code, "block"):
             s.pending = {"kind": "block", "player": d, "attack": ctx["name"],
                          "heavy": ctx["heavy"] + self._edge_bonus(), "light": ctx["light"]}
 
@@ -1013,6 +1020,7 @@ class Match:
             return
         p = ctx["attacker"]
         s.players[p].hand.append(ctx["name"])
+        s.players[p].hand_code += self._card_code(ctx["name"])
         on_take = (self._catalog.get(ctx["name"]) or self._card(ctx["name"])).on_take
         if on_take:
             ctx["stage"] = "take_effects"
@@ -1269,6 +1277,7 @@ class Match:
         for i, p in enumerate(s.players):
             p.heavy = p.light = 0
             p.hand = []
+            p.hand_code = 0
             p.space = self.setup.starts[i]
         s.row = []
         s.discard = ()

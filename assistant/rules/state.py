@@ -12,7 +12,7 @@ from typing import Any
 
 class PlayerState:
     __slots__ = (
-        "space", "heavy", "light", "hand", "dealt", "kept", "face_up", "face_down",
+        "space", "heavy", "light", "hand", "hand_code", "dealt", "kept", "face_up", "face_down",
         "victories", "tokens", "placed",
     )
 
@@ -21,6 +21,9 @@ class PlayerState:
         self.heavy = 0
         self.light = 0
         self.hand: list[str] = []
+        # The hand's symbols, packed (assistant.rules.costs): kept up to date wherever the hand
+        # changes, because every payment question starts from it.
+        self.hand_code = 0
         # Rarely-changing fields are tuples: a clone shares them, a change replaces them.
         self.dealt: tuple[str, ...] = ()    # the three Skill cards dealt
         self.kept: tuple[str, ...] = ()     # the two Skill cards kept in the draft
@@ -36,6 +39,7 @@ class PlayerState:
         c.heavy = self.heavy
         c.light = self.light
         c.hand = self.hand[:]
+        c.hand_code = self.hand_code
         c.dealt = self.dealt
         c.kept = self.kept
         c.face_up = self.face_up
