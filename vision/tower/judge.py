@@ -94,13 +94,32 @@ class SideView:
         return self.geometry.vertical_plane(self.y_mm) @ to_plane
 
     @functools.cached_property
-    def _maps(self) -> tuple[np.ndarray, np.ndarray]:
-        # Precomputed fixed-point maps: remap is several times cheaper than warpPerspective per frame.
+    def _source(self) -> np.ndarray:
+        """The image point (x, y) each view pixel samples."""
         w, h = self.size
         grid = np.mgrid[0:h, 0:w].astype(np.float32)
         pts = np.stack([grid[1], grid[0]], axis=-1).reshape(1, -1, 2)
-        src = cv2.perspectiveTransform(pts, self.view_to_image).reshape(h, w, 2)
+        return cv2.perspectiveTransform(pts, self.view_to_image).reshape(h, w, 2)
+
+    @functools.cached_property
+    def _maps(self) -> tuple[np.ndarray, np.ndarray]:
+        # Precomputed fixed-point maps: remap is several times cheaper than warpPerspective per frame.
+        src = self._source
         return cv2.convertMaps(src[..., 0].copy(), src[..., 1].copy(), cv2.CV_16SC2)
+
+    @functools.cached_property
+    def _off_frame_cache(self) -> dict[tuple[int, int], np.ndarray]:
+        return {}
+
+    def off_frame(self, shape: tuple[int, ...]) -> np.ndarray:
+        """View pixels outside a frame of this shape (the warp only repeats the frame's edge there)."""
+        key = (int(shape[0]), int(shape[1]))
+        if key not in self._off_frame_cache:
+            x, y = self._source[..., 0], self._source[..., 1]
+            # A pixel of margin for the bilinear sampling and the 3x3 blur.
+            outside = (x < 1.0) | (y < 1.0) | (x > key[1] - 2.0) | (y > key[0] - 2.0)
+            self._off_frame_cache[key] = outside
+        return self._off_frame_cache[key]
 
     def warp(self, frame: np.ndarray) -> np.ndarray:
         m1, m2 = self._maps
@@ -157,6 +176,9 @@ class Observation:
     raw: np.ndarray  # the side view as seen (for frame-to-frame motion)
     white: float  # the darkest channel of the quiet-zone white in this frame
     colour: np.ndarray  # the side view in units of the quiet-zone white (float32 B, G, R)
+    # A hand-like blob reaches the view's edge only where the view runs off the frame: it may be
+    # the tower's top leaving the picture as well as a hand coming in.
+    hand_at_frame_edge: bool = False
 
     @property
     def cubes(self) -> np.ndarray:
@@ -321,15 +343,18 @@ class TowerAnalyzer:
         # Skin is close to light wood: a hand about as bright as what is behind it only shows as
         # "cube colour", so cube-coloured pixels count for the hand search too (no tower reaches
         # the top or the sides of the view).
-        hand, from_front = self._hands(changed | light | heavy, view)
-        return Observation(frame, changed, light, heavy, hand, from_front, view, raw, white, normalised)
+        hand, from_front, at_frame_edge = self._hands(changed | light | heavy, view, view.off_frame(frame.shape))
+        return Observation(frame, changed, light, heavy, hand, from_front, view, raw, white, normalised,
+                           at_frame_edge)
 
-    def _hands(self, changed: np.ndarray, view: SideView) -> tuple[np.ndarray, bool]:
-        """Changed blobs bigger than a cube that reach in from the top, the sides or the front."""
+    def _hands(self, changed: np.ndarray, view: SideView, off_frame: np.ndarray) -> tuple[np.ndarray, bool, bool]:
+        """Changed blobs bigger than a cube that reach in from the top, the sides or the front; whether
+        one was seen coming in from the front only, and whether one was seen entering only where the
+        view runs off the frame."""
         cube_px = self.settings.cube_mm * VIEW_PX_PER_MM
         hand = np.zeros_like(changed)
         if np.count_nonzero(changed) < 1.5 * cube_px * cube_px:
-            return hand, False
+            return hand, False, False
         # Hands and arms are thick; the opening keeps them and drops thin edge noise.  In a dim room
         # a hand may show only as dense speckle: fill areas where most pixels are set first.
         dense = cv2.blur(changed.astype(np.float32), (7, 7)) >= 0.45
@@ -338,13 +363,19 @@ class TowerAnalyzer:
         # A hand reaches in with a finger (15-20 mm thick); a nudged camera's edge lines along the
         # far mat edge and the table's edge, however long, are thinner.
         if not (thick[0].any() or thick[-1].any() or thick[:low_row, 0].any() or thick[:low_row, -1].any()):
-            return hand, False
+            return hand, False, False
         side = int(0.8 * cube_px) | 1
         core = cv2.morphologyEx(thick, cv2.MORPH_OPEN, np.ones((side, side), np.uint8)).view(bool)
         if not (core[0].any() or core[-1].any() or core[:low_row, 0].any() or core[:low_row, -1].any()):
-            return hand, False
+            return hand, False, False
         n, labels, stats, _ = cv2.connectedComponentsWithStats(thick, connectivity=8)
-        from_front = False
+        from_front = at_frame_edge = False
+        # Where a blob may come in: the top and bottom rows, the sides above the cubes lying about.
+        edges = np.zeros_like(changed)
+        edges[0] = edges[-1] = True
+        edges[:low_row, 0] = edges[:low_row, -1] = True
+        # Above this row (a cube over the full tower's height) no cube of this tower can be.
+        tower_top_row = max(view.row((self.heavy + self.light + 1) * self.settings.cube_mm), 0)
         for i in range(1, n):
             x, y, bw, bh, area = stats[i]
             if area < 1.5 * cube_px * cube_px:
@@ -358,7 +389,12 @@ class TowerAnalyzer:
             if top or sides or front:
                 hand |= blob
                 from_front |= front and not (top or sides)
-        return hand, from_front
+                # Past the frame's edge the view only repeats the edge pixels: a tower too tall for the
+                # picture smears up to the view's top just like a hand reaching in.  Only where the frame
+                # cuts the blob at a height the tower itself reaches.
+                at_frame_edge |= not (entry & edges & ~off_frame).any() and bool(
+                    (blob & off_frame)[tower_top_row:].any())
+        return hand, from_front, at_frame_edge
 
     # -- the decision ----------------------------------------------------------------------------
     def judge(self, observations: Sequence[Observation], *, started: float | None = None) -> TowerVerdict:
@@ -371,7 +407,9 @@ class TowerAnalyzer:
         ambiguous_count = False
         if last.hand.any():
             touching = self._hand_touches_tower(last)
-            if touching and not last.hand_from_front:
+            # A hand only seen coming in from the front, or only where the view runs off the frame,
+            # may be something else (the tower's top leaving the picture): not a sure breach.
+            if touching and not (last.hand_from_front or last.hand_at_frame_edge):
                 return self._verdict(Verdict.FAIL, [Reason.HAND], started, confidence=0.8, obs=last)
             if touching:
                 return self._verdict(Verdict.UNCERTAIN, [Reason.HAND], started, confidence=0.3, obs=last)
