@@ -22,6 +22,7 @@ import dataclasses
 import functools
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import cv2
 import numpy as np
@@ -108,7 +109,7 @@ class SideView:
         return cv2.convertMaps(src[..., 0].copy(), src[..., 1].copy(), cv2.CV_16SC2)
 
     @functools.cached_property
-    def _off_frame_cache(self) -> dict[tuple[int, int], np.ndarray]:
+    def _off_frame_cache(self) -> dict[tuple, Any]:
         return {}
 
     def off_frame(self, shape: tuple[int, ...]) -> np.ndarray:
@@ -119,6 +120,13 @@ class SideView:
             # A pixel of margin for the bilinear sampling and the 3x3 blur.
             outside = (x < 1.0) | (y < 1.0) | (x > key[1] - 2.0) | (y > key[0] - 2.0)
             self._off_frame_cache[key] = outside
+        return self._off_frame_cache[key]
+
+    def runs_off_frame(self, shape: tuple[int, ...]) -> bool:
+        """Whether any of the view lies outside a frame of this shape (a camera too close or low)."""
+        key = ("any", int(shape[0]), int(shape[1]))
+        if key not in self._off_frame_cache:
+            self._off_frame_cache[key] = bool(self.off_frame(shape).any())
         return self._off_frame_cache[key]
 
     def warp(self, frame: np.ndarray) -> np.ndarray:
@@ -343,11 +351,11 @@ class TowerAnalyzer:
         # Skin is close to light wood: a hand about as bright as what is behind it only shows as
         # "cube colour", so cube-coloured pixels count for the hand search too (no tower reaches
         # the top or the sides of the view).
-        hand, from_front, at_frame_edge = self._hands(changed | light | heavy, view, view.off_frame(frame.shape))
+        hand, from_front, at_frame_edge = self._hands(changed | light | heavy, view, frame.shape)
         return Observation(frame, changed, light, heavy, hand, from_front, view, raw, white, normalised,
                            at_frame_edge)
 
-    def _hands(self, changed: np.ndarray, view: SideView, off_frame: np.ndarray) -> tuple[np.ndarray, bool, bool]:
+    def _hands(self, changed: np.ndarray, view: SideView, frame_shape: tuple[int, ...]) -> tuple[np.ndarray, bool, bool]:
         """Changed blobs bigger than a cube that reach in from the top, the sides or the front; whether
         one was seen coming in from the front only, and whether one was seen entering only where the
         view runs off the frame."""
@@ -370,12 +378,16 @@ class TowerAnalyzer:
             return hand, False, False
         n, labels, stats, _ = cv2.connectedComponentsWithStats(thick, connectivity=8)
         from_front = at_frame_edge = False
-        # Where a blob may come in: the top and bottom rows, the sides above the cubes lying about.
-        edges = np.zeros_like(changed)
-        edges[0] = edges[-1] = True
-        edges[:low_row, 0] = edges[:low_row, -1] = True
-        # Above this row (a cube over the full tower's height) no cube of this tower can be.
-        tower_top_row = max(view.row((self.heavy + self.light + 1) * self.settings.cube_mm), 0)
+        off_frame = view.off_frame(frame_shape)
+        runs_off = view.runs_off_frame(frame_shape)  # usually not: then nothing below is needed
+        if runs_off:
+            # Where a blob may come in: the top and bottom rows, the sides above the cubes lying about.
+            edges = np.zeros_like(changed)
+            edges[0] = edges[-1] = True
+            edges[:low_row, 0] = edges[:low_row, -1] = True
+            open_edges = edges & ~off_frame
+            # Above this row (a cube over the full tower's height) no cube of this tower can be.
+            tower_top_row = max(view.row((self.heavy + self.light + 1) * self.settings.cube_mm), 0)
         for i in range(1, n):
             x, y, bw, bh, area = stats[i]
             if area < 1.5 * cube_px * cube_px:
@@ -392,8 +404,9 @@ class TowerAnalyzer:
                 # Past the frame's edge the view only repeats the edge pixels: a tower too tall for the
                 # picture smears up to the view's top just like a hand reaching in.  Only where the frame
                 # cuts the blob at a height the tower itself reaches.
-                at_frame_edge |= not (entry & edges & ~off_frame).any() and bool(
-                    (blob & off_frame)[tower_top_row:].any())
+                if runs_off and not at_frame_edge:
+                    at_frame_edge = not (entry & open_edges).any() and bool(
+                        (blob & off_frame)[tower_top_row:].any())
         return hand, from_front, at_frame_edge
 
     # -- the decision ----------------------------------------------------------------------------
