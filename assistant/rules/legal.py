@@ -47,8 +47,7 @@ def legal_actions(m: "Match") -> list[dict[str, Any]]:
         return out
     here = s.players[p].space
     out += _moves(m, p)
-    row = s.row
-    out += [{"type": "attack", "player": p, "card": c} for c in dict.fromkeys(row)]  # each name once
+    out += [{"type": "attack", "player": p, "card": c} for c in dict.fromkeys(s.row)]  # each name once
     if m._combo_options(p, used=()):
         out.append({"type": "combo", "player": p})
     if here in m._corridors:

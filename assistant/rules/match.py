@@ -273,10 +273,6 @@ class Match:
             return {"kind": "card", "cards": names, "custom": s.deck.get(CUSTOM, 0) > 0}
         return None
 
-    def deck_contents(self) -> list[str]:
-        """Every card left in the deck, one entry per copy (for a seeded simulated shuffle)."""
-        return [n for n, k in sorted(self._state.deck.items()) for _ in range(k)]
-
     # ------------------------------------------------------------------ internals: helpers
     def _reject(self, rule: str, reason: str) -> None:
         raise IllegalAction(self._event, rule, reason)
@@ -310,7 +306,6 @@ class Match:
     def log(self) -> list[dict[str, Any]]:
         """What happened, in words, oldest first: every wound with its cause, hazards, tests, rounds."""
         return [entry for entries in self._logs for entry in entries]
-
 
     def _ask(self, player: int, prompt: str, options: list[str]) -> bool:
         self._s.pending = {"kind": "choice", "player": player, "prompt": prompt, "options": options}
@@ -461,8 +456,7 @@ class Match:
         try:
             return sum(map(self._book.card_codes.__getitem__, hand))  # catalog cards: one C loop
         except KeyError:  # a custom card (entered at the table): its symbols come from the state
-            codes = self._book.card_codes
-            return sum(codes[c] if c in codes else self._book.code(self._symbols(c)) for c in hand)
+            return sum(map(self._card_code, hand))
 
     # ------------------------------------------------------------------ payments
     def _pays(self, cost: tuple[CostItem, ...], cards: list[str]) -> bool:
@@ -512,12 +506,10 @@ class Match:
         if not cost:
             return [[]]
         book = self._book
-        codes = book.card_codes
         # Every card paid must pay a symbol, so only cards with a symbol the cost takes count.
-        cards = tuple(sorted(c for c in self._s.players[player].hand
-                             if book.could_pay(codes[c] if c in codes else self._hand_code((c,)), cost)))
+        cards = tuple(sorted(c for c in self._s.players[player].hand if book.could_pay(self._card_code(c), cost)))
         # Shared with the set-up's other matches, so only for catalog cards.
-        shared = all(c in codes for c in cards)
+        shared = all(c in book.card_codes for c in cards)
         key = (cards, id(cost))
         memo = book.payments.get(key) if shared else None
         if memo is not None:
