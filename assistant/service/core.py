@@ -25,6 +25,10 @@ log = logging.getLogger("knockdown.service")
 RESOLVING_EVENTS = frozenset({"tower", "dice", "knockdown_test"})
 VERSION_LEASE = 10_000
 UNREPLAYABLE = "unreplayable"  # a stored match this engine cannot replay (kept, not resumed)
+# The live state carries only the newest log entries: the table shows these, and a whole
+# match's log (~50 KB) in every SSE message to every tablet is most of the traffic. The
+# whole log stays in the record and the replay page.
+LIVE_LOG_ENTRIES = 60
 
 
 class ServiceError(ValueError):
@@ -226,7 +230,7 @@ class RefereeService:
     def _state(self, snapshot: dict | None = None) -> dict:
         match_json = None
         if self._match is not None:
-            snapshot = snapshot if snapshot is not None else self._match.snapshot()
+            snapshot = live_snapshot(snapshot if snapshot is not None else self._match.snapshot())
             match_json = {"id": self._match_id, "events": len(self._match.events)}
         if snapshot is not None and self.arena is not None:
             self._positions = tuple(p.get("space") for p in snapshot.get("players", ()))
@@ -523,3 +527,11 @@ class RefereeService:
         if self._match is None:
             raise NoMatch("there is no match yet: start one with POST /api/matches")
         return self._match
+
+
+def live_snapshot(snapshot: dict) -> dict:
+    """``snapshot`` with its ``log`` cut to the newest LIVE_LOG_ENTRIES (each entry keeps its ``seq``)."""
+    log_entries = snapshot.get("log")
+    if not isinstance(log_entries, list) or len(log_entries) <= LIVE_LOG_ENTRIES:
+        return snapshot
+    return {**snapshot, "log": log_entries[-LIVE_LOG_ENTRIES:]}

@@ -6,7 +6,7 @@ import pytest
 
 from assistant.rules import Match
 from assistant.rules.simulate import table_event
-from assistant.service import RefereeService
+from assistant.service import LIVE_LOG_ENTRIES, RefereeService
 from assistant.service.wiring import RulesEngine
 from assistant.store import MatchStore
 from assistant.web import create_app
@@ -64,3 +64,19 @@ def test_bad_new_match_options_are_422(referee, options, needle):
     body = response.get_json()
     assert response.status_code == 422 and body["error"] == "invalid" and needle in body["message"]
     assert referee.get("/api/matches").get_json()["matches"] == []
+
+
+def test_live_state_carries_the_newest_log_entries_and_the_record_keeps_them_all(referee):
+    state = referee.post("/api/matches", json={"players": ["Ann", "Bob"], "seed": 3}).get_json()
+    record_url = f"/api/matches/{state['match']['id']}/record"
+    rng = random.Random(3)
+    match = Match.from_record(referee.get(record_url).get_data(as_text=True))
+    while len(match.log) <= LIVE_LOG_ENTRIES + 10 and match.state.phase != "finished":
+        event = table_event(match, rng) or rng.choice(match.legal_actions())
+        assert referee.post("/api/actions", json=event).status_code == 200
+        match.apply(event)
+    assert len(match.log) > LIVE_LOG_ENTRIES
+    live = referee.get("/api/state").get_json()["snapshot"]
+    full = Match.from_record(referee.get(record_url).get_data(as_text=True)).snapshot()
+    assert live["log"] == full["log"][-LIVE_LOG_ENTRIES:]
+    assert {**live, "log": full["log"]} == full
