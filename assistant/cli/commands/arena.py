@@ -9,15 +9,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tomllib
 from pathlib import Path
 
 import cv2
 
-from assistant.cli.commands._common import fail
+from assistant.cli.commands._common import ARENAS_DIR, InputFileError, fail, vision_table
 from vision.arena import ArenaInputError, ArenaSettings, LayoutError, SettingsError, load_geometry, read_arena
 
-LAYOUTS_DIR = Path(__file__).resolve().parents[2] / "boxes" / "data" / "arenas"
 DEFAULT_LAYOUT = "line-9"
 
 
@@ -48,9 +46,9 @@ def register(subparsers) -> None:
 
 def read_command(args) -> int:
     try:
-        geometry = load_geometry(args.layout, layouts_dir=LAYOUTS_DIR)
-        settings = _settings(args.config)
-    except (LayoutError, SettingsError) as exc:
+        geometry = load_geometry(args.layout, layouts_dir=ARENAS_DIR)
+        settings = ArenaSettings.from_mapping(vision_table(args.config, "arena"))
+    except (InputFileError, LayoutError, SettingsError) as exc:
         return fail(str(exc))
     image = _load_image(args.image, "IMAGE")
     reference = _load_image(args.reference, "--reference")
@@ -82,20 +80,6 @@ def _load_image(path: str, name: str):
     if image is None:
         return f"{name} {path!r} is not an image OpenCV can read"
     return image
-
-
-def _settings(config_path: str | None) -> ArenaSettings:
-    if config_path is None:
-        return ArenaSettings()
-    try:
-        with open(config_path, "rb") as handle:
-            config = tomllib.load(handle)
-    except OSError as exc:
-        raise SettingsError(f"--config {config_path!r} cannot be read: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise SettingsError(f"--config {config_path!r} is not valid TOML: {exc}") from None
-    table = config.get("vision", {}).get("arena", {}) if isinstance(config.get("vision", {}), dict) else {}
-    return ArenaSettings.from_mapping(table)
 
 
 def _print_summary(reading) -> None:

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import tomllib
 from pathlib import Path
 
-from assistant.cli.commands._common import fail
+from assistant.cli.commands._common import ARENAS_DIR, InputFileError, fail, read_toml
 from vision.sheets import SheetError, render_arena_markers, render_build_mat, save_sheet
-
-ARENAS_DIR = Path(__file__).resolve().parents[2] / "boxes" / "data" / "arenas"
 
 
 def register(subparsers) -> None:
@@ -55,20 +52,14 @@ def load_layout(layout: str) -> dict:
         if not path.exists():
             known = ", ".join(sorted(p.stem for p in ARENAS_DIR.glob("*.toml")))
             raise SheetError(f"unknown arena layout {layout!r} (known: {known}; or give a .toml file)")
-    try:
-        with open(path, "rb") as handle:
-            return tomllib.load(handle)
-    except OSError as exc:
-        raise SheetError(f"cannot read layout {str(path)!r}: {exc.strerror}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise SheetError(f"layout {str(path)!r} is not valid TOML: {exc}") from exc
+    return read_toml(path, "layout")
 
 
 def _arena_markers(args: argparse.Namespace) -> int:
     try:
         layout = load_layout(args.layout)
         return _report(save_sheet(render_arena_markers(layout, dpi=args.dpi), args.out, dpi=args.dpi))
-    except SheetError as exc:
+    except (InputFileError, SheetError) as exc:
         return fail(str(exc))
     except OSError as exc:
         return fail(f"cannot write {args.out!r}: {exc.strerror}")

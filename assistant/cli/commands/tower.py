@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import tomllib
 from pathlib import Path
 
 import cv2
 
-from assistant.cli.commands._common import fail
+from assistant.cli.commands._common import InputFileError, fail, vision_table
 from vision.tower import TowerInputError, TowerSettings, TowerSettingsError, judge_tower
 from vision.tower.frames import FramesError, read_frames
 
@@ -38,33 +37,16 @@ def _usage(parser: argparse.ArgumentParser) -> int:
     return 2
 
 
-def load_tower_settings(path: str | None) -> TowerSettings:
-    """Settings from the ``[vision.tower]`` table of a config file (defaults when absent)."""
-    if path is None:
-        return TowerSettings()
-    try:
-        with open(path, "rb") as handle:
-            data = tomllib.load(handle)
-    except OSError as exc:
-        raise TowerSettingsError(f"cannot read config {path!r}: {exc.strerror}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise TowerSettingsError(f"config {path!r} is not valid TOML: {exc}") from exc
-    vision = data.get("vision", {})
-    if not isinstance(vision, dict):
-        raise TowerSettingsError(f"[vision] in {path!r} must be a table, got {vision!r}")
-    return TowerSettings.from_mapping(vision.get("tower", {}))
-
-
 def _judge(args: argparse.Namespace) -> int:
     if args.heavy < 0 or args.light < 0:
         return fail(f"--heavy and --light must not be negative, got {args.heavy!r} and {args.light!r}")
     if args.annotate and Path(args.annotate).suffix.lower() not in (".png", ".jpg", ".jpeg"):
         return fail(f"--annotate must name a .png or .jpg file, got {args.annotate!r}")
     try:
-        settings = load_tower_settings(args.config)
+        settings = TowerSettings.from_mapping(vision_table(args.config, "tower"))
         frames = read_frames(args.frames)
         verdict = judge_tower(frames, heavy=args.heavy, light=args.light, settings=settings)
-    except (FramesError, TowerInputError, TowerSettingsError) as exc:
+    except (FramesError, InputFileError, TowerInputError, TowerSettingsError) as exc:
         return fail(str(exc))
     if args.annotate:
         Path(args.annotate).parent.mkdir(parents=True, exist_ok=True)
