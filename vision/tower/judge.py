@@ -237,6 +237,8 @@ class _Structure:
     # A third neighbour only if cubes side by side touch, which no view settles (no gap seen, not
     # too wide to touch); every stacked contact is sure or ruled out.
     contacts_unseen: bool = False
+    # (layer, what) of each measurement counted in ``ambiguous``.
+    unsure: list[tuple[int, str]] = dataclasses.field(default_factory=list)
 
 
 class TowerAnalyzer:
@@ -616,7 +618,8 @@ class TowerAnalyzer:
         heavy = obs.heavy & tower_mask
         light = obs.light & tower_mask
         boxes: list[_CubeBox] = []
-        ambiguous = 0
+        # (layer, what) of every measurement on the fence: a sliver, a run width, a colour, speckle.
+        unsure: list[tuple[int, str]] = []
         blind_layers = 0
         for layer in range(self.heavy + self.light + 2):
             z0 = layer * cube
@@ -640,24 +643,27 @@ class TowerAnalyzer:
             for a, b in runs:
                 width = (b - a) / cube_px
                 if width < 0.4:
-                    ambiguous += width > 0.25
+                    if width > 0.25:
+                        unsure.append((layer, "sliver"))
                     continue
-                count, unsure = _cubes_across(width)
+                count, width_unsure = _cubes_across(width)
                 # Between one turned cube (1.45 widths) and two side by side (2) no whole number
                 # of cubes fits: where the background has cube colours, part of a cube may be
                 # camouflaged out of the run, so its count and edges are unsure.
                 if 1.5 < width < 1.95:
                     margin = int(0.3 * cube_px)
                     behind = np.logical_or(*self._reference_colours(view))[lo:hi, max(a - margin, 0): b + margin]
-                    unsure |= bool(behind.size) and behind.mean() >= 0.2
-                ambiguous += unsure
+                    width_unsure |= bool(behind.size) and behind.mean() >= 0.2
+                if width_unsure:
+                    unsure.append((layer, "width"))
                 for j in range(count):
                     c0 = a + (b - a) * j // count
                     c1 = a + (b - a) * (j + 1) // count
                     n_heavy = np.count_nonzero(heavy[face_lo:face_hi, c0:c1])
                     n_light = np.count_nonzero(light[face_lo:face_hi, c0:c1])
                     share = n_heavy / max(n_heavy + n_light, 1)
-                    ambiguous += 0.35 < share < 0.65
+                    if 0.35 < share < 0.65:
+                        unsure.append((layer, "colour"))
                     side = SIDE_MAY_TOUCH
                     if j + 1 < count:
                         side = self._side_gap(obs, lo, hi, c1, pair_width=2 * width / count)
@@ -675,7 +681,8 @@ class TowerAnalyzer:
             face = (slice(view.row((box.layer + 0.85) * cube), view.row((box.layer + 0.15) * cube)),
                     slice(view.col(box.x0), view.col(box.x1)))
             seen = (heavy | light)[face]
-            ambiguous += seen.mean() < 0.5 if seen.size else 1
+            if not seen.size or seen.mean() < 0.5:
+                unsure.append((box.layer, "speckle"))
         # Three neighbours only if cubes side by side really touch: that alone cannot fail a tower,
         # but it cannot pass it either -- unless the pair is wide enough that it must stand apart.
         contacts_unsure = max_possible > 2 >= max_neighbours
@@ -701,8 +708,9 @@ class TowerAnalyzer:
             aside_ground += _cubes_across(w / cube_px)[0]
         ground = sum(b.layer == 0 for b in boxes) + aside_ground
         blind_layers += self._blind_above(boxes, obs, seen_elsewhere=aside_cubes)
-        return _Structure(boxes, aside, aside_cubes, ground, int(ambiguous), max_neighbours, connected,
-                          bool(boxes), blind_layers, contacts_unsure, contacts_inferred, floating, contacts_unseen)
+        return _Structure(boxes, aside, aside_cubes, ground, len(unsure), max_neighbours, connected,
+                          bool(boxes), blind_layers, contacts_unsure, contacts_inferred, floating, contacts_unseen,
+                          unsure)
 
     def _mark_hidden_below(self, boxes: list[_CubeBox], obs: Observation) -> int:
         """Mark the cubes whose overhang (the part over no cube seen below) hangs over a
