@@ -280,12 +280,11 @@ class TowerAnalyzer:
     # -- per frame -------------------------------------------------------------------------------
     def _normalised(self, frame: np.ndarray, view: SideView, white_idx) -> tuple[np.ndarray, np.ndarray, float]:
         """The side view in units of the marker quiet-zone white, the raw view, and the white level."""
-        samples = frame[white_idx]
-        white = np.maximum(np.percentile(samples, 80, axis=0), 8.0)
+        white = np.maximum(_percentile_80(frame[white_idx]), 8.0)
         raw = cv2.blur(view.warp(frame), (3, 3))
-        warped = raw.astype(np.float32)
-        warped *= (1.0 / white).astype(np.float32)
-        return warped, raw, float(white.min())
+        # One pass converts and scales (numpy's astype then *= walks the view twice).
+        scale = tuple(float(v) for v in (1.0 / white).astype(np.float32)) + (0.0,)
+        return cv2.multiply(raw, scale, dtype=cv2.CV_32F), raw, float(white.min())
 
     def _reference_view(self, view: SideView) -> np.ndarray:
         key = ("view", view.y_mm)
@@ -373,7 +372,8 @@ class TowerAnalyzer:
             return hand, False, False
         # Hands and arms are thick; the opening keeps them and drops thin edge noise.  In a dim room
         # a hand may show only as dense speckle: fill areas where most pixels are set first.
-        dense = cv2.blur(changed.astype(np.float32), (7, 7)) >= 0.45
+        # (Counting in integers: at least 45 % of the 49 pixels set.)
+        dense = cv2.boxFilter(changed.view(np.uint8), cv2.CV_16U, (7, 7), normalize=False) >= 23
         thick = cv2.morphologyEx((changed | dense).view(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         low_row = view.row(1.5 * self.settings.cube_mm)  # below this a blob may be cubes lying about
         # A hand reaches in with a finger (15-20 mm thick); a nudged camera's edge lines along the
@@ -483,7 +483,9 @@ class TowerAnalyzer:
             # Several independent breaches are strong evidence; one alone is weaker when the view was unclear.
             # (Breaches that may all stem from one unsure measurement are not independent.)
             confidence = 0.92 if len(rule_broken) > 1 and not structure.ambiguous else 0.85
-            confidence -= 0.2 * min(structure.ambiguous, 3) + 0.3 * ambiguous_count
+            # Unsure measurements weigh against a breach only if another reading of them could undo it.
+            doubt = min(_doubt(r, structure, heavy_seen, light_seen, self.heavy, self.light) for r in rule_broken)
+            confidence -= 0.2 * min(doubt, 3) + 0.3 * ambiguous_count
             confidence -= 0.0 if self.geometry.both_markers else 0.1
             if structure.ground_contacts >= 3:
                 # Three or more cubes on the table is no unsure width: the tower is down.
@@ -618,7 +620,8 @@ class TowerAnalyzer:
         heavy = obs.heavy & tower_mask
         light = obs.light & tower_mask
         boxes: list[_CubeBox] = []
-        # (layer, what) of every measurement on the fence: a sliver, a run width, a colour, speckle.
+        # (layer, what) of every measurement on the fence: a sliver, a run width (or part of a run
+    # hidden by the background), a colour, speckle.
         unsure: list[tuple[int, str]] = []
         blind_layers = 0
         for layer in range(self.heavy + self.light + 2):
@@ -650,12 +653,16 @@ class TowerAnalyzer:
                 # Between one turned cube (1.45 widths) and two side by side (2) no whole number
                 # of cubes fits: where the background has cube colours, part of a cube may be
                 # camouflaged out of the run, so its count and edges are unsure.
+                camouflaged = False
                 if 1.5 < width < 1.95:
                     margin = int(0.3 * cube_px)
                     behind = np.logical_or(*self._reference_colours(view))[lo:hi, max(a - margin, 0): b + margin]
-                    width_unsure |= bool(behind.size) and behind.mean() >= 0.2
+                    camouflaged = bool(behind.size) and behind.mean() >= 0.2
                 if width_unsure:
                     unsure.append((layer, "width"))
+                elif camouflaged:
+                    # Camouflage hides part of a cube and adds none: the run may hold one cube more.
+                    unsure.append((layer, "hidden"))
                 for j in range(count):
                     c0 = a + (b - a) * j // count
                     c1 = a + (b - a) * (j + 1) // count
@@ -877,6 +884,17 @@ class TowerAnalyzer:
         )
 
 
+def _percentile_80(samples: np.ndarray) -> np.ndarray:
+    """Per-channel 80th percentile of (N, 3) samples, interpolated as numpy's percentile does
+    (a partial sort: a full one costs three times as much)."""
+    pos = 0.8 * (len(samples) - 1)
+    k = int(pos)
+    upper = min(k + 1, len(samples) - 1)
+    part = np.partition(samples, (k, upper), axis=0)
+    lo, hi = part[k].astype(np.float64), part[upper].astype(np.float64)
+    return lo + (hi - lo) * (pos - k)
+
+
 def _shadow(now: Sequence[np.ndarray], inv_ref: Sequence[np.ndarray]) -> np.ndarray:
     """Pixels that only got darker by the same factor in every channel: a shadow on the mat."""
     # Channel planes throughout: numpy reductions over the colour axis of a small image are slow.
@@ -884,6 +902,39 @@ def _shadow(now: Sequence[np.ndarray], inv_ref: Sequence[np.ndarray]) -> np.ndar
     hi = cv2.max(cv2.max(b, g), r)
     lo = cv2.min(cv2.min(b, g), r)
     return (hi < 0.95) & (lo > 0.2) & (hi - lo < 0.12 * hi + 0.03)
+
+
+# Each unsure measurement's other readings, as (heavy, light) changes to the count: a run width may
+# hold one cube more or fewer (one more only, where the background may hide part of a cube), a
+# sliver may be a cube, a colour may be the other one, speckle may
+# be no cube.  Colours are not kept with the measurement, so either colour is allowed.
+_OTHER_READINGS = {
+    "width": ((1, 0), (0, 1), (-1, 0), (0, -1)),
+    "hidden": ((1, 0), (0, 1)),
+    "sliver": ((1, 0), (0, 1)),
+    "colour": ((1, -1), (-1, 1)),
+    "speckle": ((-1, 0), (0, -1)),
+}
+# A view with this many unsure measurements is unclear as a whole: each counts against any breach.
+UNCLEAR_VIEW = 3
+
+
+def _doubt(reason: Reason, structure: _Structure, heavy_seen: int, light_seen: int, heavy: int, light: int) -> int:
+    """How many unsure measurements count against this breach: all of them, unless no other
+    reading of them could undo it (a count off in a way they cannot explain, cubes on the table
+    that no unsure layer-0 reading could make one)."""
+    unsure = structure.unsure
+    if not unsure or len(unsure) >= UNCLEAR_VIEW:
+        return len(unsure)
+    if reason is Reason.CUBE_COUNT:
+        reachable = {(0, 0)}
+        for _, what in unsure:
+            reachable |= {(dh + h, dl + lt) for dh, dl in reachable for h, lt in _OTHER_READINGS[what]}
+        return len(unsure) if (heavy - heavy_seen, light - light_seen) in reachable else 0
+    if reason is Reason.GROUND_CONTACTS:
+        fewer = sum(1 for layer, what in unsure if layer == 0 and what in ("width", "speckle"))
+        return len(unsure) if structure.ground_contacts - fewer <= 1 else 0
+    return len(unsure)
 
 
 def _cubes_across(width: float) -> tuple[int, bool]:
