@@ -15,7 +15,7 @@ scenes are physics-simulated); the kinds that mostly could not stand (``lean``, 
 ``y_fork``) and ``touching_ring`` (it stands, but the camera cannot tell it from a legal ring) are
 still run and shown as their own rows, with the figures over all kinds beside.
 The "stands" column is the share of each kind's scenes whose structure passes the generator's
-centre-of-mass check.  ``--causes`` lists every uncertain scene with what the judge measured.
+centre-of-mass check.  ``--causes`` lists every wrong or uncertain scene with what the judge measured.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--kinds", default=",".join(EXPECTED),
                         help="comma-separated kinds to run (default: all; the headline mix is the standing kinds)")
-    parser.add_argument("--causes", action="store_true", help="list every uncertain scene and what the judge saw")
+    parser.add_argument("--causes", action="store_true", help="list every wrong or uncertain scene and what the judge saw")
     args = parser.parse_args()
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
     unknown = [k for k in kinds if k not in EXPECTED]
@@ -120,10 +120,10 @@ def main() -> int:
     if others:
         _headline("all kinds", table, kinds)
     if args.causes:
-        print("uncertain scenes (kind seed: reasons, confidence, cubes seen / wanted, ground contacts):")
-        for r in sorted(results, key=lambda r: (r["reasons"], r["confidence"], r["kind"])):
-            if r["verdict"] == "uncertain":
-                print(f"  {r['kind']:12} {r['seed']:6}: {r['reasons'] or '-':24} {r['confidence']:.2f} "
+        print("wrong and uncertain scenes (kind seed: verdict, reasons, confidence, cubes seen / wanted, ground contacts):")
+        for r in sorted(results, key=lambda r: (r["verdict"] == "uncertain", r["reasons"], r["confidence"], r["kind"])):
+            if r["verdict"] != EXPECTED[r["kind"]]:
+                print(f"  {r['kind']:13} {r['seed']:6}: {r['verdict']:9} {r['reasons'] or '-':24} {r['confidence']:.2f} "
                       f"{r['seen']:>6}/{r['want']:6} ground {r['ground']}")
     return 0
 

@@ -815,7 +815,13 @@ class TowerAnalyzer:
             # Shading varies from face to face and cube to cube (a lit top face, light falling off
             # across the view), so allow four times the least change that still shows a cube.
             background = self._reference_view(view)[rows][:, cols][region].mean(axis=0)
-            if np.abs(background - np.median(obs.colour[faces], axis=0)).max() < 2 * CHANGE_THRESHOLD:
+            face = np.median(obs.colour[faces], axis=0)
+            if np.abs(background - face).max() < 2 * CHANGE_THRESHOLD:
+                return True
+            # A face darker than the background by one factor in every channel (a shaded front face
+            # against a table of its own hue) is taken for a shadow, which is no change: unseen too.
+            ratio = face / np.maximum(background, 0.02)
+            if _uniformly_darker(float(ratio.max()), float(ratio.min())):
                 return True
         return False
 
@@ -899,8 +905,11 @@ def _shadow(now: Sequence[np.ndarray], inv_ref: Sequence[np.ndarray]) -> np.ndar
     """Pixels that only got darker by the same factor in every channel: a shadow on the mat."""
     # Channel planes throughout: numpy reductions over the colour axis of a small image are slow.
     b, g, r = (a * inv for a, inv in zip(now, inv_ref, strict=True))
-    hi = cv2.max(cv2.max(b, g), r)
-    lo = cv2.min(cv2.min(b, g), r)
+    return _uniformly_darker(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
+
+
+def _uniformly_darker(hi, lo):
+    """Whether channel ratios (now / before) from ``lo`` to ``hi`` are one darkening factor: a shadow."""
     return (hi < 0.95) & (lo > 0.2) & (hi - lo < 0.12 * hi + 0.03)
 
 
