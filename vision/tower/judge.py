@@ -42,6 +42,8 @@ LIGHT_CHROMA_RADIUS = 0.06
 HEAVY_CHROMA_RADIUS = 0.11
 # Change from the reference, in units of the marker quiet-zone white.
 CHANGE_THRESHOLD = 0.12
+# Motion must exceed this many times the median frame-to-frame change of the view (its noise).
+MOTION_NOISE_FACTOR = 3.0
 # A fail below this confidence is reported as uncertain: a wrong fail costs a player the round.
 FAIL_CONFIDENCE = 0.7
 # More changed-but-not-cube pixels than this per cube pixel around the tower: the colours do not explain the view.
@@ -599,7 +601,12 @@ class TowerAnalyzer:
             threshold = CHANGE_THRESHOLD * min(obs.white, final.white)
             diff = cv2.absdiff(obs.raw, final.raw)
             b, g, r = cv2.split(diff)
-            moved = cv2.max(cv2.max(b, g), r) > threshold
+            diff_max = cv2.max(cv2.max(b, g), r)
+            # In a dim room sensor noise alone crosses that threshold at thousands of pixels, and
+            # enough of them survive the opening to look like a cube moving.  Most of the view is
+            # still, so the median change from frame to frame measures the noise: stay ~4 sigma above it.
+            noise = float(np.median(diff_max[::2, ::2]))
+            moved = diff_max > max(threshold, MOTION_NOISE_FACTOR * noise)
             # Where a hand was (then or now) a hand moved, which the hand gate judges.
             moved &= ~(obs.hand | final.hand)
             moved = cv2.morphologyEx(moved.view(np.uint8), cv2.MORPH_OPEN, kernel)
