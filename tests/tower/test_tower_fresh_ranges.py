@@ -30,3 +30,13 @@ def _moving(scene) -> bool:
 def test_sensor_noise_in_a_dim_room_is_no_motion_but_a_fall_still_is(tower_scene):
     assert not _moving(tower_scene("stand", 60000, **DIM_NOISY_ROOM))
     assert _moving(tower_scene("falling", 60000, **DIM_NOISY_ROOM))
+
+
+def test_a_turned_base_split_into_two_narrow_faces_in_a_dim_room_is_not_two_cubes_on_the_table(tower_scene):
+    # The base of a top pair, turned ~40 degrees, shows two faces; in a dim room the colours miss
+    # its nearest edge and leave two pieces 0.6 of a cube wide.  Two whole cubes would each show a
+    # whole face: unsure, so no fail on two ground contacts.
+    scene = tower_scene("top_pair", 70028, heavy=0, light=3, frames=3, dim=True, nudge_px=0.9331862959847101,
+                        exposure_drift=0.1493419883358255, off_spot_mm=2.304386021292059, distractors=6,
+                        noise=5.121421589744978, near=0.4362561701740357)
+    assert _judge(scene).verdict is not Verdict.FAIL
