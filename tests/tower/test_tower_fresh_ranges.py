@@ -40,3 +40,13 @@ def test_a_turned_base_split_into_two_narrow_faces_in_a_dim_room_is_not_two_cube
                         exposure_drift=0.1493419883358255, off_spot_mm=2.304386021292059, distractors=6,
                         noise=5.121421589744978, near=0.4362561701740357)
     assert _judge(scene).verdict is not Verdict.FAIL
+
+
+def test_a_fork_whose_pair_seems_held_only_from_the_side_is_not_passed(tower_scene):
+    # One cube of the fork's pair overlaps the cube carrying it less than the view can vouch for,
+    # so it seems to touch only its partner: no cube is held from the side, so it rests on the
+    # carrier (a third contact).  Not a side contact the benefit of the doubt may cover.
+    scene = tower_scene("fork", 90019, heavy=3, light=4, frames=5, nudge_px=1.7892608327476949,
+                        exposure_drift=0.029004570083017024, off_spot_mm=10.214352788853539, distractors=5,
+                        noise=1.1970717813538503, near=0.5109095309097561)
+    assert _judge(scene).verdict is not Verdict.PASS

@@ -711,7 +711,12 @@ class TowerAnalyzer:
             contacts_unsure = max_if_apart > 2
             contacts_inferred = not contacts_unsure
         contacts_unseen = False
-        if contacts_unsure and _contacts(boxes, min_overlap=0.15 * cube, all_sides_apart=True)[1] <= 2:
+        # A cube above the table held only from the side is not held: it rests on a cube below
+        # whose overlap the view cannot vouch for, which may be that cube's third contact.
+        held_from_below = all(box.layer == 0 or any(b.layer == box.layer - 1 and min(box.x1, b.x1) - max(box.x0, b.x0)
+                                                    > 0.15 * cube for b in boxes) for box in boxes)
+        if (contacts_unsure and held_from_below
+                and _contacts(boxes, min_overlap=0.15 * cube, all_sides_apart=True)[1] <= 2):
             # Only a side contact is in doubt: stacked contacts alone keep every cube to two.
             contacts_unsure, contacts_unseen = False, True
         aside = []
