@@ -37,8 +37,23 @@ EXPECTED = {
     "falling": "fail",
     "hand_top": "fail",
     "hand_side": "fail",
+    # Shapes built so they stand in physics (each level's load centred over its support):
+    "stagger": "pass",  # each cube a few mm off the one below (zigzag or leaning), still balanced
+    "ring": "pass",  # a turned base carrying two columns apart, one cap cube bridging both
+    "top_pair": "pass",  # a turned base carrying two touching cubes side by side, nothing on them
+    "stack_pair": "fail",  # a turned cube sitting on another, carrying two side by side: three neighbours
+    # A ring whose columns touch: it stands too, and its arms touch three.  The camera cannot tell it
+    # from a ring (the gap is a millimetre or two), so it is kept out of the mix and shown on its own.
+    "touching_ring": "fail",
 }
 KINDS = tuple(EXPECTED)
+# The kinds whose structures stand on a real table (see `stands`): the accuracy bench's default mix.
+# `lean`, `fork` and `y_fork` often or always overhang more than a real stack could hold.
+STANDING_KINDS = ("stand", "stagger", "ring", "top_pair", "stack_pair", "two_ground", "two_towers", "aside",
+                  "missing", "wrong_colour", "falling", "hand_top", "hand_side")
+# Cube counts (heavy + light) a kind can be built from: a ring is a base, two equal columns and a
+# cap; a top pair is a base and the pair (a third cube on either would touch three).
+_MIN_CUBES = {"fork": 4, "y_fork": 4, "ring": 4, "touching_ring": 4, "stack_pair": 4, "top_pair": 3}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -126,6 +141,7 @@ class TowerScene:
     expected: str
     camera: Camera
     look: Look | None = None  # how the table looked (mat print, light, ...)
+    standing: bool = True  # whether the structure (before any fall) would stand on a real table
 
 
 # Cube box faces as corner indices (corners are ordered x, then y, then z) with outward normals.
@@ -358,6 +374,110 @@ def _tower_cubes(layout: Sequence[tuple[int, float, bool]], rng, origin, *, lean
     return cubes
 
 
+def _footprint(cube: Cube) -> np.ndarray:
+    """The cube's square on the plane it rests on (x, y mm), turned by its yaw."""
+    half = CUBE_MM / 2
+    a = math.radians(cube.yaw_deg)
+    turn = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])
+    square = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
+    return (square @ turn + np.asarray(cube.centre[:2])).astype(np.float32)
+
+
+def stands(cubes: Sequence[Cube], *, margin_mm: float = 0.5) -> bool:
+    """Whether the structure would stand: every cube above the table rests on cubes one layer
+    down, and its load (itself plus its share of all it carries, shared evenly between the cubes
+    it rests on) is centred at least ``margin_mm`` inside its support (the hull of its contact
+    patches).  A static check per level, enough to keep impossible overhangs out of the data."""
+    prints = [_footprint(c) for c in cubes]
+    supports: list[list[tuple[int, np.ndarray]] | None] = []
+    for i, upper in enumerate(cubes):
+        if upper.centre[2] < 0.75 * CUBE_MM:
+            supports.append(None)  # on the table
+            continue
+        patches = []
+        for j, lower in enumerate(cubes):
+            if abs(upper.centre[2] - lower.centre[2] - CUBE_MM) < 0.3 * CUBE_MM:
+                area, patch = cv2.intersectConvexConvex(prints[i], prints[j])
+                if area > 1.0:
+                    patches.append((j, patch.reshape(-1, 2)))
+        if not patches:
+            return False  # floating
+        supports.append(patches)
+    mass = np.ones(len(cubes))
+    moment = np.array([c.centre[:2] for c in cubes], float)
+    # From the top down, so each cube's load is complete before it is passed on.
+    for i in sorted(range(len(cubes)), key=lambda k: -cubes[k].centre[2]):
+        patches = supports[i]
+        if patches is None:
+            continue
+        x, y = moment[i] / mass[i]
+        hull = cv2.convexHull(np.concatenate([p for _, p in patches]).astype(np.float32))
+        if cv2.pointPolygonTest(hull, (float(x), float(y)), True) < margin_mm:
+            return False
+        for j, _ in patches:
+            mass[j] += mass[i] / len(patches)
+            moment[j] += moment[i] / len(patches)
+    return True
+
+
+def _balanced(build, rng, kind: str) -> list[Cube]:
+    """Draw ``build(rng)`` until the structure stands (a hand that builds it sees it fall and rebuilds)."""
+    for _ in range(200):
+        cubes = build(rng)
+        if stands(cubes):
+            return cubes
+    raise RuntimeError(f"no standing {kind!r} structure found in 200 draws")
+
+
+def _cube(origin, x: float, y: float, layer: int, heavy: bool, yaw: float) -> Cube:
+    return Cube((origin[0] + x, origin[1] + y, CUBE_MM / 2 + layer * CUBE_MM), heavy, yaw)
+
+
+def _stagger(colours: list[bool], rng, origin) -> list[Cube]:
+    """Each cube a few mm off the one below: a zigzag, a lean, or both."""
+    lean = rng.choice([-1, 1]) * rng.uniform(0.0, 8.0 / len(colours))
+    x = y = 0.0
+    cubes = []
+    for layer, heavy in enumerate(colours):
+        if layer:
+            x += lean + rng.uniform(-2.5, 2.5)
+            y += rng.uniform(-1.5, 1.5)
+        cubes.append(_cube(origin, x, y, layer, heavy, rng.uniform(-20, 20)))
+    return cubes
+
+
+def _turned_base(rng) -> float:
+    """A cube turned far enough on its base to hold two cubes side by side (its corners reach out)."""
+    return float(rng.choice([-1, 1]) * rng.uniform(25, 45))
+
+
+def _ring(colours: list[bool], rng, origin, *, touching: bool = False) -> list[Cube]:
+    """A turned base carrying two columns 1-4 mm apart (``touching``: up to 0.3 mm), one cap cube
+    bridging their tops."""
+    column = (len(colours) - 2) // 2
+    half_gap = rng.uniform(0.0, 0.15) if touching else rng.uniform(0.5, 2.0)
+    cubes = [_cube(origin, rng.uniform(-0.5, 0.5), 0.0, 0, colours[0], _turned_base(rng))]
+    for i, heavy in enumerate(colours[1:-1]):
+        side = -1 if i % 2 == 0 else 1
+        cubes.append(_cube(origin, side * (CUBE_MM / 2 + half_gap) + rng.uniform(-0.5, 0.5), rng.uniform(-1, 1),
+                           1 + i // 2, heavy, rng.uniform(-12, 12)))
+    cubes.append(_cube(origin, rng.uniform(-1, 1), rng.uniform(-1, 1), column + 1, colours[-1], rng.uniform(-15, 15)))
+    return cubes
+
+
+def _pair_on_top(colours: list[bool], rng, origin) -> list[Cube]:
+    """A chain whose top cube is turned and carries two cubes side by side, touching (up to 0.5 mm apart)."""
+    chain = _tower_cubes([(i, 0, c) for i, c in enumerate(colours[:-2])], rng, origin)
+    top = chain[-1]
+    chain[-1] = dataclasses.replace(top, yaw_deg=_turned_base(rng))
+    layer = len(chain)
+    half = CUBE_MM / 2 + rng.uniform(0.0, 0.25)
+    centre = top.centre[0] - origin[0] + rng.uniform(-0.7, 0.7)
+    y = top.centre[1] - origin[1] + rng.uniform(-1, 1)
+    return chain + [_cube(origin, centre - half, y, layer, colours[-2], rng.uniform(-4, 4)),
+                    _cube(origin, centre + half, y + rng.uniform(-0.5, 0.5), layer, colours[-1], rng.uniform(-4, 4))]
+
+
 def _real_wood(cubes: list[Cube], rng, colours, spread: float) -> list[Cube]:
     """Each cube its own shade of its box's wood (and a hair off flat: cubes are not machined)."""
     out = []
@@ -415,6 +535,12 @@ def _structure(kind: str, heavy: int, light: int, rng, origin) -> tuple[list[Cub
     if kind == "wrong_colour":
         # A heavy cube stands where a light one should be.
         return _tower_cubes([(i, 0, c) for i, c in enumerate(colours)], rng, origin), heavy - 1, light + 1
+    if kind == "stagger":
+        return _balanced(lambda r: _stagger(colours, r, origin), rng, kind), heavy, light
+    if kind in ("ring", "touching_ring"):
+        return _balanced(lambda r: _ring(colours, r, origin, touching=kind == "touching_ring"), rng, kind), heavy, light
+    if kind in ("top_pair", "stack_pair"):
+        return _balanced(lambda r: _pair_on_top(colours, r, origin), rng, kind), heavy, light
     raise ValueError(f"unknown tower scene kind {kind!r} (known: {', '.join(KINDS)})")
 
 
@@ -545,8 +671,14 @@ def make_tower_scene(
     """
     if kind not in EXPECTED:
         raise ValueError(f"unknown tower scene kind {kind!r} (known: {', '.join(KINDS)})")
-    if heavy < 0 or light < 0 or heavy + light < (4 if kind in ("fork", "y_fork") else 2):
+    if heavy < 0 or light < 0 or heavy + light < _MIN_CUBES.get(kind, 2):
         raise ValueError(f"heavy/light {heavy!r}/{light!r} too few cubes for a {kind!r} tower")
+    if kind in ("ring", "touching_ring") and (heavy + light) % 2:
+        raise ValueError(f"heavy/light {heavy!r}/{light!r}: a {kind!r} needs an even number of cubes "
+                         "(a base, two equal columns and a cap)")
+    if kind == "top_pair" and heavy + light != 3:
+        raise ValueError(f"heavy/light {heavy!r}/{light!r}: a {kind!r} is exactly three cubes "
+                         "(a cube on either of the pair would touch three)")
     if kind == "wrong_colour" and heavy < 1:
         raise ValueError(f"a wrong_colour scene needs a heavy cube, got heavy={heavy!r}")
     rng = np.random.default_rng(seed)
@@ -591,4 +723,4 @@ def make_tower_scene(
             fractions = np.clip(np.linspace(-0.6, 1.0, frames), 0, 1)
             frame_cubes = _fall(cubes, float(fractions[i]), direction, origin)
         shots.append(finish(renderer.render(frame_cubes, boxes, hands), end=True))
-    return TowerScene(shots, true_heavy, true_light, kind, EXPECTED[kind], camera, renderer.look)
+    return TowerScene(shots, true_heavy, true_light, kind, EXPECTED[kind], camera, renderer.look, stands(cubes))

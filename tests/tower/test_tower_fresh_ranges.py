@@ -1,0 +1,52 @@
+"""Causes of wrong or uncertain verdicts found on fresh seed ranges of the accuracy bench, each
+rebuilt from the generator with the bench's options for that seed."""
+
+from vision.tower import Verdict, judge_tower
+from vision.tower.judge import TowerAnalyzer
+
+
+def _judge(scene):
+    return judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
+
+
+def test_a_shaded_top_cube_against_a_table_of_its_own_hue_is_not_counted_missing(tower_scene):
+    # Light from behind the mat shades the top light cube's front face, which shows against a
+    # grey-beige table past the mat: it looks exactly like a shadow on that table (darker by one
+    # factor in every channel), so it shows no change.  It may be there: uncertain, never fail.
+    scene = tower_scene("stand", 60005, heavy=1, light=3, frames=2, nudge_px=3.48, exposure_drift=0.03,
+                        off_spot_mm=7.78, distractors=3, noise=1.16, near=0.3)
+    assert _judge(scene).verdict is not Verdict.FAIL
+
+
+DIM_NOISY_ROOM = dict(heavy=4, light=5, frames=4, dim=True, nudge_px=3.08, exposure_drift=0.17, off_spot_mm=5.73,
+                      distractors=8, noise=4.79, near=0.17)
+
+
+def _moving(scene) -> bool:
+    analyzer = TowerAnalyzer(scene.frames[0], heavy=scene.heavy, light=scene.light)
+    return analyzer.moving([analyzer.observe(f) for f in scene.frames[1:]])
+
+
+def test_sensor_noise_in_a_dim_room_is_no_motion_but_a_fall_still_is(tower_scene):
+    assert not _moving(tower_scene("stand", 60000, **DIM_NOISY_ROOM))
+    assert _moving(tower_scene("falling", 60000, **DIM_NOISY_ROOM))
+
+
+def test_a_turned_base_split_into_two_narrow_faces_in_a_dim_room_is_not_two_cubes_on_the_table(tower_scene):
+    # The base of a top pair, turned ~40 degrees, shows two faces; in a dim room the colours miss
+    # its nearest edge and leave two pieces 0.6 of a cube wide.  Two whole cubes would each show a
+    # whole face: unsure, so no fail on two ground contacts.
+    scene = tower_scene("top_pair", 70028, heavy=0, light=3, frames=3, dim=True, nudge_px=0.9331862959847101,
+                        exposure_drift=0.1493419883358255, off_spot_mm=2.304386021292059, distractors=6,
+                        noise=5.121421589744978, near=0.4362561701740357)
+    assert _judge(scene).verdict is not Verdict.FAIL
+
+
+def test_a_fork_whose_pair_seems_held_only_from_the_side_is_not_passed(tower_scene):
+    # One cube of the fork's pair overlaps the cube carrying it less than the view can vouch for,
+    # so it seems to touch only its partner: no cube is held from the side, so it rests on the
+    # carrier (a third contact).  Not a side contact the benefit of the doubt may cover.
+    scene = tower_scene("fork", 90019, heavy=3, light=4, frames=5, nudge_px=1.7892608327476949,
+                        exposure_drift=0.029004570083017024, off_spot_mm=10.214352788853539, distractors=5,
+                        noise=1.1970717813538503, near=0.5109095309097561)
+    assert _judge(scene).verdict is not Verdict.PASS
