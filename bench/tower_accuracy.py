@@ -12,8 +12,7 @@ the uncertain share.
 
 The headline mix is the kinds that stand on a real table (``STANDING_KINDS``: the unseen test
 scenes are physics-simulated); the kinds that mostly could not stand (``lean``, ``fork``,
-``y_fork``) and ``touching_ring`` (it stands, but the camera cannot tell it from a legal ring) are
-still run and shown as their own rows, with the figures over all kinds beside.
+``y_fork``) are still run and shown as their own rows, with the figures over all kinds beside.
 The "stands" column is the share of each kind's scenes whose structure passes the generator's
 centre-of-mass check.  ``--causes`` lists every wrong or uncertain scene with what the judge measured.
 """
@@ -107,7 +106,7 @@ def main() -> int:
           f"{'uncertain':>10} {'stands':>7}")
     for group in (mix, others):
         if group is others and others:
-            print("-- not in the standing mix (mostly could not stand; touching_ring: the view cannot tell it from a ring):")
+            print("-- not in the standing mix (their structures mostly could not stand on a real table):")
         for kind in group:
             counts = table[kind]
             decided = counts["pass"] + counts["fail"]

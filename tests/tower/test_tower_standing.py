@@ -108,7 +108,7 @@ def test_a_pair_on_a_cube_that_sits_on_another_still_fails_on_neighbours(tower_s
     assert v.ground_contacts == 1
 
 
-@pytest.mark.parametrize(("seed", "light"), [(2, 3), (0, 3), (4, 5)])
+@pytest.mark.parametrize(("seed", "light"), [(2, 3)])
 def test_a_ring_passes(tower_scene, seed, light):
     # A turned base, two columns a millimetre or two apart and a cap bridging them: two neighbours each.
     scene = tower_scene("ring", seed, heavy=1, light=light)
@@ -119,12 +119,19 @@ def test_a_ring_passes(tower_scene, seed, light):
 
 
 @pytest.mark.parametrize(("seed", "light"), [(0, 3), (4, 5)])
-def test_a_ring_whose_gap_the_view_cannot_resolve_passes_below_auto_confirm(tower_scene, seed, light):
-    # Whether the two columns touch (three neighbours) is below what the camera resolves: the pass
-    # goes to the referee to confirm on the tablet.
+def test_a_ring_whose_gap_the_view_cannot_resolve_is_uncertain_on_neighbours(tower_scene, seed, light):
+    # Whether the two columns touch (three neighbours) is below what the camera resolves: a pass
+    # would be a guess (a touching ring looks the same), so the referee decides, told what to check.
     v = _judge(tower_scene("ring", seed, heavy=1, light=light))
-    assert v.verdict is Verdict.PASS, v
-    assert 0.5 < v.confidence < TowerSettings().auto_confirm_confidence
+    assert v.verdict is Verdict.UNCERTAIN, v
+    assert v.reasons == [Reason.CUBE_NEIGHBOURS]
+    assert v.confidence < TowerSettings().auto_confirm_confidence
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_ring_whose_arms_touch_never_passes(tower_scene, seed):
+    v = _judge(tower_scene("touching_ring", seed, heavy=1, light=3))
+    assert v.verdict is not Verdict.PASS, v
 
 
 def _pair_under_a_cap(side: int) -> list[_CubeBox]:

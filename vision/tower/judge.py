@@ -215,9 +215,9 @@ SIDE_MAY_TOUCH, SIDE_SEEN_APART, SIDE_WIDE_APART = 0, 1, 2
 TOUCHING_PAIR_WIDTH = 2.45
 # A line between two cubes this much brighter than both their faces is light seen through a gap.
 GAP_BRIGHTER = 1.35
-# A pass whose only doubt is whether two cubes side by side touch (a ring's or a Y fork's arms a
-# millimetre or two apart, turned so their corners hide the gap): the referee confirms it.
-SIDE_CONTACT_UNSEEN_CONFIDENCE = 0.6
+# Runs of cube colour closer than this (in cube widths) may be split only by the crease between
+# two touching faces, not by a gap: the view looks into the split before it calls them apart.
+CREASE_CUBES = 0.25
 
 
 @dataclasses.dataclass
@@ -497,17 +497,16 @@ class TowerAnalyzer:
                                      structure=structure, **counts)
             return self._verdict(Verdict.FAIL, reasons, started, confidence, obs=last, structure=structure, **counts)
         if moving or structure.ambiguous or ambiguous_count or structure.contacts_unsure:
-            # Still moving, or cubes the view cannot count for sure (camouflaged, unsure widths).
-            return self._verdict(Verdict.UNCERTAIN, reasons or [Reason.CUBE_COUNT], started, 0.4, obs=last,
+            # Still moving, or cubes the view cannot count for sure (camouflaged, unsure widths), or
+            # cubes side by side that break the limit only if they touch, which the view cannot tell
+            # (a ring's arms a millimetre or two apart, turned so their corners hide the gap): a
+            # guess either way could be wrong, so the referee looks at what the reason names.
+            doubt = Reason.CUBE_NEIGHBOURS if structure.contacts_unseen else Reason.CUBE_COUNT
+            return self._verdict(Verdict.UNCERTAIN, reasons or [doubt], started, 0.4, obs=last,
                                  structure=structure, **counts)
         confidence = 0.97 - (0.1 if self.geometry.reprojection_px > 2.0 else 0.0)
         # A side gap judged from a pair's width rather than seen: pass, but below auto-confirm (the referee looks).
         confidence -= 0.2 if structure.contacts_inferred else 0.0
-        if structure.contacts_unseen:
-            # A policy, not a measurement: the pair's gap is below what the view resolves, and a
-            # gap (a legal ring or Y fork) is what a builder aims for.  Pass below auto-confirm,
-            # so the referee looks; "uncertain" here was most of all uncertain verdicts.
-            confidence = min(confidence, SIDE_CONTACT_UNSEEN_CONFIDENCE)
         confidence -= 0.0 if self.geometry.both_markers else 0.12
         return self._verdict(Verdict.PASS, [], started, confidence, obs=last, structure=structure, **counts)
 
@@ -655,6 +654,7 @@ class TowerAnalyzer:
             unsure += [(layer, "width") for (a0, b0), (a1, b1) in zip(runs, runs[1:], strict=False)
                        if max(b0 - a0, b1 - a1) < 0.7 * cube_px and a1 - b0 < cube_px]
             face_lo, face_hi = view.row(z0 + 0.85 * cube), view.row(z0 + 0.15 * cube)
+            run_ends: list[tuple[int, int, int]] = []  # (index of the run's last cube, run start, run end)
             for a, b in runs:
                 width = (b - a) / cube_px
                 if width < 0.4:
@@ -687,6 +687,8 @@ class TowerAnalyzer:
                     if j + 1 < count:
                         side = self._side_gap(obs, lo, hi, c1, pair_width=2 * width / count)
                     boxes.append(_CubeBox(layer, view.x_of(c0), view.x_of(c1), bool(share >= 0.5), side))
+                run_ends.append((len(boxes) - 1, a, b))
+            self._look_into_creases(obs, lo, hi, boxes, run_ends, cube_px)
         # A layer with no cubes under one with cubes cannot be empty (cubes do not float): the view
         # missed what is there, so it counts as blind.
         layers = {b.layer for b in boxes}
@@ -718,7 +720,7 @@ class TowerAnalyzer:
         if (contacts_unsure and held_from_below
                 and _contacts(boxes, min_overlap=0.15 * cube, all_sides_apart=True)[1] <= 2):
             # Only a side contact is in doubt: stacked contacts alone keep every cube to two.
-            contacts_unsure, contacts_unseen = False, True
+            contacts_unseen = True
         aside = []
         aside_cubes = 0
         aside_ground = 0
@@ -767,6 +769,21 @@ class TowerAnalyzer:
             return True  # a thin ring or edge, not a solid cube face
         ref_light, ref_heavy = self._reference_colours(view)
         return bool((ref_light | ref_heavy)[blob].mean() >= 0.6)
+
+    def _look_into_creases(self, obs: Observation, lo: int, hi: int, boxes: list[_CubeBox],
+                           run_ends: list[tuple[int, int, int]], cube_px: float) -> None:
+        """Runs of one layer a crease apart may be cubes that touch: the dark line between two
+        touching faces splits the colours' run just as a gap does.  Such a split is looked at like
+        one inside a run, and unless light or background shows through it, the two cubes meet there."""
+        for (last, _, end), (_, start, _) in zip(run_ends, run_ends[1:], strict=False):
+            if start - end > CREASE_CUBES * cube_px or last + 1 >= len(boxes):
+                continue
+            left, right = boxes[last], boxes[last + 1]
+            side = self._side_gap(obs, lo, hi, (end + start) // 2,
+                                  pair_width=(right.x1 - left.x0) / self.settings.cube_mm)
+            if side != SIDE_SEEN_APART:
+                left.x1 = right.x0 = (left.x1 + right.x0) / 2
+                left.right_side = side
 
     def _side_gap(self, obs: Observation, lo: int, hi: int, split: int, *, pair_width: float) -> int:
         """Whether two cubes split out of one run of cube pixels (at view column ``split``) touch.
