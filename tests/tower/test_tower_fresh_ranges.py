@@ -50,3 +50,12 @@ def test_a_fork_whose_pair_seems_held_only_from_the_side_is_not_passed(tower_sce
                         exposure_drift=0.029004570083017024, off_spot_mm=10.214352788853539, distractors=5,
                         noise=1.1970717813538503, near=0.5109095309097561)
     assert _judge(scene).verdict is not Verdict.PASS
+
+
+def test_a_blob_narrower_than_any_cube_face_beside_the_tower_is_no_sure_ground_contact(tower_scene):
+    # A leaning tower in a dim room: beside it a blob of cube colour 5 mm wide and 16 mm tall,
+    # narrower than any face a cube on the table shows.  It was counted as a second cube on the
+    # table (a fail at 0.92); it may be a mostly hidden cube or none at all.
+    scene = tower_scene("lean", 110011, heavy=4, light=4, frames=2, dim=True, nudge_px=3.53, exposure_drift=0.042,
+                        off_spot_mm=3.81, distractors=4, noise=5.92, pile=False, near=0.436)
+    assert _judge(scene).verdict is not Verdict.FAIL

@@ -730,6 +730,10 @@ class TowerAnalyzer:
             x, y, w, h, area = stats[i]
             is_heavy = bool(obs.heavy[labels == i].sum() * 2 > area)
             aside.append((x, y, w, h, is_heavy))
+            if w < 0.7 * cube_px:
+                # Narrower than any face a cube on the table shows: a cube mostly hidden, or no
+                # cube at all (a shadow or a piece with cube colours); it may not be a contact.
+                unsure.append((0, "speckle"))
             aside_cubes += max(1, int(round(area / (1.3 * cube_px * cube_px))))
             aside_ground += _cubes_across(w / cube_px)[0]
         ground = sum(b.layer == 0 for b in boxes) + aside_ground
