@@ -72,6 +72,8 @@ _TIER_RATIO = 0.6
 _RAY_ANGLES = np.radians(np.linspace(-88, 88, 21))
 _RAY_STEP_MM = 0.5
 _FRONT_SEED_SPACING_MM = 6.0
+#: Two fits of one disc agree when centre and radius are this close (mm).
+_AGREE_MM = 1.0
 #: Change this big (mm^2) that nothing explains is something on the board we cannot name.
 _UNEXPLAINED_AREA_MM2 = 60.0
 #: Blur and fit error (mm) a flat disc's outline may run on beyond its displaced top.
@@ -149,32 +151,35 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
               if 0 <= v < distance.shape[0] and 0 <= u < distance.shape[1] and distance[v, u] >= MIN_BLOB_RADIUS_MM]
     _, regions = cv2.connectedComponents(mask, connectivity=8)
     difference = np.where(mask > 0, change.difference, np.minimum(change.difference, _QUIET_DIFFERENCE * 4))
-    blobs: list[Blob] = []
     h, w = mask.shape
+    fits = []
     for u, v in seeds:
         if not (0 <= u < w and 0 <= v < h and mask[v, u]):
             continue
         peak = view.to_mm(u, v)
-        if any(math.hypot(peak[0] - b.x_mm, peak[1] - b.y_mm) < 0.4 * radius for b in blobs):
-            continue  # a seed at the middle of a disc already fitted
         fitted = _fit_near_rim(difference, mask, view, u, v, camera, radius)
         if fitted is None:
             continue
         x, y, r, error, tiered = fitted
         if math.hypot(peak[0] - x, peak[1] - y) > 0.8 * r:
             continue  # the rim found is not round this seed: the fit describes something else
-        same = next((i for i, b in enumerate(blobs) if math.hypot(x - b.x_mm, y - b.y_mm) < 0.5 * radius), None)
-        if same is not None and blobs[same].fit_error_mm <= error:
-            continue  # the same disc again, fitted no better
+        fits.append((x, y, r, error, tiered, peak, (u, v)))
+    # Several seeds fit each disc. A seed between two touching bases, or between a base and
+    # its figure, can fit a circle a few mm too big round both, and as smoothly: the fit that
+    # most other seeds agree with is the rim; among equals the smoother one.
+    support = [sum(1 for g in fits if math.hypot(f[0] - g[0], f[1] - g[1]) < _AGREE_MM and abs(f[2] - g[2]) < _AGREE_MM)
+               for f in fits]
+    order = sorted(range(len(fits)), key=lambda i: (fits[i][3] > CRISP_RIM_MM, -support[i], fits[i][3]))
+    blobs: list[Blob] = []
+    for i in order:
+        x, y, r, error, tiered, peak, (u, v) = fits[i]
+        if any(math.hypot(x - b.x_mm, y - b.y_mm) < 0.5 * radius for b in blobs):
+            continue  # the same disc, fitted less convincingly
         figure = _figure_evidence(mask, view, camera, x, y, r, search)
         coverage = _disc_coverage(mask, view, x, y, r - 1.5, search)
         ahead = _change_ahead(change.score, view, camera, x, y, r)
         stands_up = _stands_up(mask, view, camera, x, y, r)
-        blob = Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up)
-        if same is None:
-            blobs.append(blob)
-        else:
-            blobs[same] = blob
+        blobs.append(Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up))
     return blobs
 
 
