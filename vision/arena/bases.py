@@ -36,6 +36,10 @@ MIN_BLOB_RADIUS_MM = TOKEN_MIN_MM / 2 - 1.5
 #: Change score that joins the mask where it touches clear change (score >= 1).
 FAINT_CHANGE = 0.6
 _FAINT_REACH_PX = 17
+#: Clear and faint change stand this many times over the board's noise (its upper quartile).
+_CLEAR_OVER_NOISE = 2.0
+_FAINT_OVER_NOISE = 1.2
+_MAX_NOISE = 0.8
 #: The rim points of one disc fit its circle to within this (rms, mm).
 MAX_RIM_ERROR_MM = 1.2
 #: Two bases' fitted discs may overlap this much (mm) from fitting error, not more.
@@ -127,14 +131,28 @@ class Blob:
 
 def change_mask(change: Change, search: np.ndarray) -> np.ndarray:
     """Where something is: clear change, grown into faint change touching it, holes filled."""
-    mask = ((change.score >= 1.0) & search).astype(np.uint8)
+    # In a noisy picture (dark colour channels, whose logarithm noise inflates) the unchanged
+    # board itself scores high: the thresholds rise above its noise, read off the board.
+    # Past a limit it is no noise but the light not removed: the flood of change that leaves
+    # then makes the reading a doubt rather than hiding what stands on the board.
+    noise = min(_noise_level(change.score, search), _MAX_NOISE)
+    mask = ((change.score >= max(1.0, _CLEAR_OVER_NOISE * noise)) & search).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     # Faint change only joins within a base's width of clear change: it must not flood the board.
     near = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_FAINT_REACH_PX, _FAINT_REACH_PX)))
     # Faint darkening stays out: a miniature's cast shadow touches it and would widen it.
-    mask = _grow_into_faint_change(mask, (change.unshaded >= FAINT_CHANGE) & search & (near > 0))
+    faint = max(FAINT_CHANGE, _FAINT_OVER_NOISE * noise)
+    mask = _grow_into_faint_change(mask, (change.unshaded >= faint) & search & (near > 0))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     return _fill_holes(mask)
+
+
+def _noise_level(score: np.ndarray, search: np.ndarray) -> float:
+    """The score the unchanged board reaches: its upper quartile (things cover far less)."""
+    values = score[search][::5]
+    if len(values) == 0:
+        return 0.0
+    return float(np.partition(values, 3 * len(values) // 4)[3 * len(values) // 4])
 
 
 def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: CameraPosition, settings: ArenaSettings,
