@@ -314,19 +314,37 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
     """
     w, h = geometry.board_mm
     standing: list[Blob] = []
-    for blob in sorted(blobs, key=lambda b: b.fit_error_mm):
+    # Base-like discs first (their centre is the base's), then the rest nearest the camera
+    # first: a figure's own top, behind its foot, is then on a taken candidate's figure line.
+    for blob in sorted(blobs, key=lambda b: (not _base_like(b, settings), _distance_to_camera(b.peak_mm, camera))):
         if blob.fit_error_mm > STANDING_RIM_ERROR_MM or blob.diameter_mm > settings.base_mm + CLEAR_BASE_SLACK_MM:
             continue
-        if not (blob.stands_up or blob.figure is Evidence.YES) or classify(blob, settings) is Kind.TOKEN:
+        base_like = _base_like(blob, settings)
+        if not (base_like or blob.stands_up or blob.figure is Evidence.YES) or classify(blob, settings) is Kind.TOKEN:
             continue
+        if not base_like and blob.ahead > MAX_CHANGE_AHEAD:
+            continue  # more of the thing nearer the camera: a figure's top, its foot unseen
         if _explained(blob, bases, camera):
             continue
         if abs(blob.x_mm) > w / 2 - blob.radius_mm or abs(blob.y_mm) > h / 2 - blob.radius_mm:
             continue
         if any(math.hypot(blob.x_mm - b.x_mm, blob.y_mm - b.y_mm) < 15.0 for b in bases + standing):
             continue  # the same thing fitted again, or part of a taken fighter
-        standing.append(replace(blob, figure_only=True))
+        if _on_figure_line(blob, standing, camera):
+            continue  # the top of a candidate's own figure
+        standing.append(blob if base_like else replace(blob, figure_only=True))
     return standing if len(standing) == missing else []
+
+
+def _base_like(blob: Blob, settings: ArenaSettings) -> bool:
+    """A crisp rim of a base's size, with nothing against a figure on it: a base, though some
+    other sign left it unsure (change just in front of it, a base the board's colour that
+    changed only its ring, a figure leaning where it cannot be seen)."""
+    return (
+        blob.fit_error_mm <= CRISP_RIM_MM
+        and _size_cut(settings) + SIZE_MARGIN_MM <= blob.diameter_mm <= settings.base_mm + CLEAR_BASE_SLACK_MM
+        and blob.figure is not Evidence.NO
+    )
 
 
 def _hidden_spaces(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases):
