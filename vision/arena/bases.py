@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -123,6 +123,9 @@ class Blob:
     ahead: float = 0.0  # share of a band just in front of the rim (towards the camera) that changed
     stands_up: bool = False  # the change runs on away from the camera further than a flat disc's
     figure_only: bool = False  # a fighter placed by its figure: its base was not seen
+    #: Board mm of the changed points in the band in front of the rim, and how many were looked at.
+    ahead_points: tuple = field(default=(), compare=False, repr=False)
+    ahead_looked: int = field(default=0, compare=False, repr=False)
 
     @property
     def diameter_mm(self) -> float:
@@ -195,9 +198,11 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
             continue  # the same disc, fitted less convincingly
         figure = _figure_evidence(mask, view, camera, x, y, r, search)
         coverage = _disc_coverage(mask, view, x, y, r - 1.5, search)
-        ahead = _change_ahead(change.score, view, camera, x, y, r)
+        ahead_points, looked = _change_ahead(change.score, view, camera, x, y, r)
+        ahead = len(ahead_points) / looked if looked else 0.0
         stands_up = _stands_up(mask, view, camera, x, y, r)
-        blobs.append(Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up))
+        blobs.append(Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up,
+                          ahead_points=ahead_points, ahead_looked=looked))
     return blobs
 
 
@@ -257,6 +262,7 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     """
     discs = [b for b in blobs if is_disc(b, settings)]
     kinds = {id(b): classify(b, settings) for b in discs}
+    front_tokens = _bases_behind_tokens(discs, kinds, camera, settings)
     order = sorted(discs, key=lambda b: (b.fit_error_mm > CRISP_RIM_MM, _distance_to_camera(b.peak_mm, camera)))
     bases: list[Blob] = []
     doubts: list[str] = []
@@ -273,6 +279,12 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
         bases.append(blob)
     if expected is not None and len(bases) < expected:
         bases += _standing_in_for(expected - len(bases), blobs, bases, geometry, camera, settings)
+    if expected is not None:
+        # With the count known, the token in front of a taken base is a token: were it a
+        # fighter (a base the board's colour), a fighter would be missing from the count.
+        for token in front_tokens:
+            if any(b in bases for b in front_tokens[token]):
+                kinds[id(token)] = Kind.TOKEN
     tokens = [
         b for b in discs
         if kinds[id(b)] is Kind.TOKEN
@@ -293,6 +305,46 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     for x, y in _unexplained(mask, view, geometry, camera, bases + standing, tokens):
         doubts.append(f"something that is neither a base nor a token is near ({x:.0f}, {y:.0f}) mm")
     return sorted(bases, key=lambda b: b.x_mm), doubts
+
+
+def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSettings) -> dict:
+    """Bases left unsure only by change just in front of them, all of it a crisp token lying
+    there: those bases are fighters (``kinds`` updated). Returns each token-sized disc left
+    unsure only by the change behind it -> the bases standing there, which explain it."""
+    cut = _size_cut(settings)
+    tokens = [t for t in discs if t.fit_error_mm <= CRISP_RIM_MM and t.diameter_mm <= cut - SIZE_MARGIN_MM]
+    behind: dict = {}
+    for base in discs:
+        if kinds[id(base)] is not Kind.UNSURE or base.fit_error_mm > CRISP_RIM_MM or base.ahead <= MAX_CHANGE_AHEAD:
+            continue
+        if classify(replace(base, ahead=0.0), settings) is not Kind.FIGHTER:
+            continue
+        in_front = [t for t in tokens if _stands_behind(base, t, camera)]
+        left = [p for p in base.ahead_points if not any(_on_token(p, t, camera) for t in in_front)]
+        if len(left) > MAX_CHANGE_AHEAD * base.ahead_looked:
+            continue
+        kinds[id(base)] = Kind.FIGHTER
+        for token in in_front:
+            if kinds[id(token)] is Kind.UNSURE and classify(replace(token, figure=Evidence.NO, stands_up=False), settings) is Kind.TOKEN:
+                behind.setdefault(token, []).append(base)
+    return behind
+
+
+def _stands_behind(back: Blob, front: Blob, camera: CameraPosition) -> bool:
+    """Is ``back`` apart from ``front`` and on its line away from the camera, within a figure's reach?"""
+    if math.hypot(back.x_mm - front.x_mm, back.y_mm - front.y_mm) < back.radius_mm + front.radius_mm - BASE_OVERLAP_MM:
+        return False
+    ax, ay = camera.away(front.x_mm, front.y_mm)
+    dx, dy = back.x_mm - front.x_mm, back.y_mm - front.y_mm
+    along = dx * ax + dy * ay
+    reach = math.hypot(*camera.lean(front.x_mm, front.y_mm, MAX_FIGURE_MM)) + back.radius_mm
+    return 0 < along < reach and abs(dx * ay - dy * ax) < back.radius_mm + front.radius_mm
+
+
+def _on_token(point, token: Blob, camera: CameraPosition) -> bool:
+    """Is a point on a flat token: its disc, or its top shown displaced away from the camera?"""
+    lx, ly = camera.lean(token.x_mm, token.y_mm, MAX_TOKEN_THICKNESS_MM)
+    return _distance_to_segment(point[0] - token.x_mm, point[1] - token.y_mm, lx, ly) < token.radius_mm + 2.5
 
 
 def _stands_off_the_spaces(blob: Blob, bases, geometry: BoardGeometry, camera: CameraPosition) -> bool:
@@ -516,19 +568,21 @@ def _stands_up(mask, view: BoardView, camera: CameraPosition, x: float, y: float
     return bool(changed[beyond].all()) if beyond.any() else False
 
 
-def _change_ahead(score, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> float:
-    """Share of a band just outside the rim, on the camera's side, where anything changed."""
+def _change_ahead(score, view: BoardView, camera: CameraPosition, x: float, y: float, r: float):
+    """The changed points (board mm) of a band just outside the rim on the camera's side, and
+    how many points of the band were looked at."""
     ax, ay = camera.away(x, y)
     angles = math.atan2(-ay, -ax) + np.radians(np.linspace(-35, 35, 8))[:, None]
     distances = np.array([r + 4.0, r + 6.0, r + 8.0])[None, :]
-    u = (x + np.cos(angles) * distances + view.width_mm / 2) * view.px_per_mm
-    v = (view.height_mm / 2 - (y + np.sin(angles) * distances)) * view.px_per_mm
-    ui, vi = np.round(u).astype(int).ravel(), np.round(v).astype(int).ravel()
+    xs = (x + np.cos(angles) * distances).ravel()
+    ys = (y + np.sin(angles) * distances).ravel()
+    ui = np.round((xs + view.width_mm / 2) * view.px_per_mm).astype(int)
+    vi = np.round((view.height_mm / 2 - ys) * view.px_per_mm).astype(int)
     h, w = score.shape
     inside = (ui >= 0) & (ui < w) & (vi >= 0) & (vi < h)
-    if not inside.any():
-        return 0.0
-    return float((score[vi[inside], ui[inside]] >= 1.0).mean())
+    changed = np.zeros(len(xs), bool)
+    changed[inside] = score[vi[inside], ui[inside]] >= 1.0
+    return tuple(zip(xs[changed].tolist(), ys[changed].tolist())), int(inside.sum())
 
 
 def _disc_coverage(mask, view: BoardView, x: float, y: float, r: float, search=None) -> float:
