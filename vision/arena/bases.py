@@ -267,6 +267,8 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     bases: list[Blob] = []
     doubts: list[str] = []
     for blob in order:
+        if kinds[id(blob)] is Kind.UNSURE and _ahead_is_a_taken_base(blob, bases, settings):
+            kinds[id(blob)] = Kind.FIGHTER  # touching a base nearer the camera: its rim is its own
         if kinds[id(blob)] is not Kind.FIGHTER:
             continue
         if any(math.hypot(blob.x_mm - b.x_mm, blob.y_mm - b.y_mm) < b.radius_mm for b in bases):
@@ -328,6 +330,18 @@ def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSe
             if kinds[id(token)] is Kind.UNSURE and classify(replace(token, figure=Evidence.NO, stands_up=False), settings) is Kind.TOKEN:
                 behind.setdefault(token, []).append(base)
     return behind
+
+
+def _ahead_is_a_taken_base(blob: Blob, bases: list[Blob], settings: ArenaSettings) -> bool:
+    """A crisp base left unsure only by change just in front of it, nearly all of it on bases
+    already taken (a neighbour touching it on the camera's side)."""
+    if blob.fit_error_mm > CRISP_RIM_MM or blob.ahead <= MAX_CHANGE_AHEAD or not bases:
+        return False
+    if classify(replace(blob, ahead=0.0), settings) is not Kind.FIGHTER:
+        return False
+    left = [p for p in blob.ahead_points
+            if not any(math.hypot(p[0] - b.x_mm, p[1] - b.y_mm) < b.radius_mm + 2.5 for b in bases)]
+    return len(left) <= MAX_CHANGE_AHEAD * blob.ahead_looked
 
 
 def _stands_behind(back: Blob, front: Blob, camera: CameraPosition) -> bool:
