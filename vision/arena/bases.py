@@ -222,15 +222,19 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
         if blob.figure is Evidence.UNKNOWN and blob.tiered >= MAX_TOKEN_TIERED:
             return Kind.UNSURE  # a faint ring round a strong middle: a base round a figure?
         return Kind.TOKEN
+    if blob.figure is Evidence.YES and blob.ahead > MAX_CHANGE_AHEAD:
+        return Kind.UNSURE  # a figure's head, its own base nearer the camera, is no base
     return {Evidence.YES: Kind.FIGHTER, Evidence.NO: Kind.TOKEN}.get(blob.figure, Kind.UNSURE)
 
 
 def is_clear_base(blob: Blob, settings: ArenaSettings) -> bool:
     """A fighter beyond doubt: a crisp, solid disc clearly a base's size with its figure."""
+    # Just under the size margin, the figure seen standing on it makes up for it.
+    smallest = _size_cut(settings) + (0.0 if blob.figure is Evidence.YES else SIZE_MARGIN_MM)
     return (
         classify(blob, settings) is Kind.FIGHTER
         and blob.fit_error_mm <= CRISP_RIM_MM
-        and _size_cut(settings) + SIZE_MARGIN_MM <= blob.diameter_mm <= settings.base_mm + CLEAR_BASE_SLACK_MM
+        and smallest <= blob.diameter_mm <= settings.base_mm + CLEAR_BASE_SLACK_MM
     )
 
 
@@ -314,7 +318,10 @@ def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSe
     there: those bases are fighters (``kinds`` updated). Returns each token-sized disc left
     unsure only by the change behind it -> the bases standing there, which explain it."""
     cut = _size_cut(settings)
-    tokens = [t for t in discs if t.fit_error_mm <= CRISP_RIM_MM and t.diameter_mm <= cut - SIZE_MARGIN_MM]
+    # A crisp flat disc with nothing more of it nearer the camera (else it is a figure's middle).
+    tokens = [t for t in discs if t.fit_error_mm <= CRISP_RIM_MM and t.diameter_mm <= cut - SIZE_MARGIN_MM
+              and t.ahead <= MAX_CHANGE_AHEAD
+              and classify(replace(t, figure=Evidence.NO, stands_up=False), settings) is Kind.TOKEN]
     behind: dict = {}
     for base in discs:
         if kinds[id(base)] is not Kind.UNSURE or base.fit_error_mm > CRISP_RIM_MM or base.ahead <= MAX_CHANGE_AHEAD:
@@ -327,7 +334,7 @@ def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSe
             continue
         kinds[id(base)] = Kind.FIGHTER
         for token in in_front:
-            if kinds[id(token)] is Kind.UNSURE and classify(replace(token, figure=Evidence.NO, stands_up=False), settings) is Kind.TOKEN:
+            if kinds[id(token)] is Kind.UNSURE:
                 behind.setdefault(token, []).append(base)
     return behind
 
