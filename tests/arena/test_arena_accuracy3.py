@@ -143,3 +143,14 @@ def test_a_figure_top_is_never_the_missing_fighter(geometry, seed):
     for fighters in (count, None):
         reading = read_arena(live, reference, geometry, annotate=False, fighters=fighters)
         assert not reading.ok, (reading.occupied, truth)
+
+
+#: Spec scenes read WRONG without the count along the way: a figure's top taken for a
+#: neighbour touching its base (20440, read WRONG before this pass too), a token touching a
+#: token measured base-sized and settled by it (20410).
+@pytest.mark.parametrize("seed", [20440, 20410])
+def test_a_figure_top_or_a_touching_token_is_never_a_fighter(geometry, seed):
+    live, reference, truth, count = _spec_scene(seed, geometry)
+    for fighters in (count, None):
+        reading = read_arena(live, reference, geometry, annotate=False, fighters=fighters)
+        assert not reading.ok or reading.occupied == truth, (fighters, reading.occupied, truth)

@@ -271,7 +271,7 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     bases: list[Blob] = []
     doubts: list[str] = []
     for blob in order:
-        if kinds[id(blob)] is Kind.UNSURE and _ahead_is_a_taken_base(blob, bases, settings):
+        if kinds[id(blob)] is Kind.UNSURE and _ahead_is_a_taken_base(blob, bases, camera, settings):
             kinds[id(blob)] = Kind.FIGHTER  # touching a base nearer the camera: its rim is its own
         if kinds[id(blob)] is not Kind.FIGHTER:
             continue
@@ -328,7 +328,9 @@ def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSe
             continue
         if classify(replace(base, ahead=0.0), settings) is not Kind.FIGHTER:
             continue
-        in_front = [t for t in tokens if _stands_behind(base, t, camera)]
+        # Apart, not touching: a rim fitted against a touching disc may have taken in part of it.
+        in_front = [t for t in tokens if _stands_behind(base, t, camera)
+                    and math.hypot(base.x_mm - t.x_mm, base.y_mm - t.y_mm) >= base.radius_mm + t.radius_mm]
         left = [p for p in base.ahead_points if not any(_on_token(p, t, camera) for t in in_front)]
         if len(left) > MAX_CHANGE_AHEAD * base.ahead_looked:
             continue
@@ -339,13 +341,15 @@ def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSe
     return behind
 
 
-def _ahead_is_a_taken_base(blob: Blob, bases: list[Blob], settings: ArenaSettings) -> bool:
+def _ahead_is_a_taken_base(blob: Blob, bases: list[Blob], camera: CameraPosition, settings: ArenaSettings) -> bool:
     """A crisp base left unsure only by change just in front of it, nearly all of it on bases
     already taken (a neighbour touching it on the camera's side)."""
     if blob.fit_error_mm > CRISP_RIM_MM or blob.ahead <= MAX_CHANGE_AHEAD or not bases:
         return False
-    if classify(replace(blob, ahead=0.0), settings) is not Kind.FIGHTER:
+    if blob.diameter_mm < _size_cut(settings) + SIZE_MARGIN_MM or classify(replace(blob, ahead=0.0), settings) is not Kind.FIGHTER:
         return False
+    if _on_figure_line(blob, bases, camera):
+        return False  # the top of that base's own figure, seen behind it
     left = [p for p in blob.ahead_points
             if not any(math.hypot(p[0] - b.x_mm, p[1] - b.y_mm) < b.radius_mm + 2.5 for b in bases)]
     return len(left) <= MAX_CHANGE_AHEAD * blob.ahead_looked
