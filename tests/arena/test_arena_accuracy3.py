@@ -154,3 +154,27 @@ def test_a_figure_top_or_a_touching_token_is_never_a_fighter(geometry, seed):
     for fighters in (count, None):
         reading = read_arena(live, reference, geometry, annotate=False, fighters=fighters)
         assert not reading.ok or reading.occupied == truth, (fighters, reading.occupied, truth)
+
+
+def test_tokens_touching_bases_as_the_spec_allows_are_never_a_wrong_ok(geometry):
+    closest = math.inf
+    for seed in range(41000, 41008):
+        reference, live, truth = random_match_scene(np.random.default_rng(seed), geometry, touching_tokens=True)
+        for m in live.miniatures:
+            for t in live.tokens:
+                closest = min(closest, math.hypot(m.x_mm - t.x_mm, m.y_mm - t.y_mm) - (m.base_mm + t.diameter_mm) / 2)
+        live_image, reference_image = render_scene(live, geometry), render_scene(reference, geometry)
+        for fighters in (len(live.miniatures), None):
+            reading = read_arena(live_image, reference_image, geometry, annotate=False, fighters=fighters)
+            assert not reading.ok or reading.occupied == truth, (seed, fighters)
+    assert 0.0 <= closest < 1.5  # the generator did lay a token against a base
+
+
+def test_a_token_against_a_base_the_boards_colour_does_not_settle_the_count(geometry):
+    # Spec scene (seed 40123, tokens laid against bases): the token and the figure beside it
+    # fit one crisp base-sized disc; the figure's foot, standing on S1, must stay a doubt.
+    reference, live, truth = random_match_scene(np.random.default_rng(40123), geometry, touching_tokens=True)
+    live_image, reference_image = render_scene(live, geometry), render_scene(reference, geometry)
+    for fighters in (len(live.miniatures), None):
+        reading = read_arena(live_image, reference_image, geometry, annotate=False, fighters=fighters)
+        assert not reading.ok or reading.occupied == truth, (fighters, reading.occupied, truth)

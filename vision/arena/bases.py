@@ -94,6 +94,10 @@ _RAMP_MIN_FRACTION = 0.03
 _QUIET_DIFFERENCE = 12.0
 
 
+class FirmDoubt(str):
+    """A doubt that the fighter count does not settle: evidence of a fighter, not room for one."""
+
+
 class Kind(enum.Enum):
     FIGHTER = "fighter"
     TOKEN = "token"
@@ -298,10 +302,15 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     ]
     for blob in discs:
         if kinds[id(blob)] is Kind.UNSURE and not _explained(blob, bases, camera) and _near_a_space(blob, geometry):
-            doubts.append(
-                f"the object at ({blob.x_mm:.0f}, {blob.y_mm:.0f}) mm may be a token or a base "
-                f"({blob.diameter_mm:.0f} mm across)"
-            )
+            doubt = (f"the object at ({blob.x_mm:.0f}, {blob.y_mm:.0f}) mm may be a token or a base "
+                     f"({blob.diameter_mm:.0f} mm across)")
+            # Something standing up on a space, apart from every taken base and with nothing of
+            # it nearer the camera, is a fighter's foot: had one of those bases been something
+            # else (a token and a figure fitted as one disc), this would be the fighter.
+            standing_apart = blob.stands_up and blob.ahead <= MAX_CHANGE_AHEAD and all(
+                math.hypot(blob.x_mm - b.x_mm, blob.y_mm - b.y_mm) >= b.radius_mm + blob.radius_mm - BASE_OVERLAP_MM
+                for b in bases)
+            doubts.append(FirmDoubt(doubt) if standing_apart else doubt)
     # Something standing clear of every space (a fighter off the row whose base matches the
     # board) is on no space whatever it is; but its figure may lean over one: that change is
     # explained, and a fighter could hide behind it as behind any other.
