@@ -1,6 +1,6 @@
 """Arena reader accuracy on random spec scenes: answered, right, wrong, and why not answered.
 
-Run: python bench/arena_accuracy.py [--start S] [--count N] [--fighters] [--jobs J] [-v]
+Run: python bench/arena_accuracy.py [--start S] [--count N] [--fighters] [--touching-tokens] [--jobs J] [-v]
 Renders scenes from ``random_match_scene`` (seed per scene: S, S+1, ...), reads each against
 its reference and counts: ``ok: true`` and right, ``ok: true`` and WRONG (must be 0), ``ok:
 false`` with fewer than three markers visible (a correct refusal), and other ``ok: false``
@@ -28,10 +28,10 @@ from vision.synth.arena_scene import random_match_scene, render_scene  # noqa: E
 LAYOUT = Path(__file__).resolve().parents[1] / "assistant" / "boxes" / "data" / "arenas" / "line-9.toml"
 
 
-def run_one(job: tuple[int, bool]) -> tuple[int, str, tuple, tuple, str | None, int]:
-    seed, with_count = job
+def run_one(job: tuple[int, bool, bool]) -> tuple[int, str, tuple, tuple, str | None, int]:
+    seed, with_count, touching_tokens = job
     geometry = load_geometry(LAYOUT)
-    reference, live, truth = random_match_scene(np.random.default_rng(seed), geometry)
+    reference, live, truth = random_match_scene(np.random.default_rng(seed), geometry, touching_tokens=touching_tokens)
     count = len(live.miniatures) if with_count else None
     reading = read_arena(render_scene(live, geometry), render_scene(reference, geometry), geometry, ArenaSettings(),
                          annotate=False, fighters=count)
@@ -56,9 +56,11 @@ def main() -> int:
     parser.add_argument("--count", type=int, default=200)
     parser.add_argument("--fighters", action="store_true", help="tell the reader how many fighters are on the board")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--touching-tokens", action="store_true",
+                        help="lay tokens against bases half the time (the spec allows it; other scenes)")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every scene not answered right")
     args = parser.parse_args()
-    jobs = [(seed, args.fighters) for seed in range(args.start, args.start + args.count)]
+    jobs = [(seed, args.fighters, args.touching_tokens) for seed in range(args.start, args.start + args.count)]
     with ProcessPoolExecutor(args.jobs) as pool:
         results = list(pool.map(run_one, jobs, chunksize=4))
     verdicts = collections.Counter(r[1] for r in results)

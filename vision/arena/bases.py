@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -36,6 +36,10 @@ MIN_BLOB_RADIUS_MM = TOKEN_MIN_MM / 2 - 1.5
 #: Change score that joins the mask where it touches clear change (score >= 1).
 FAINT_CHANGE = 0.6
 _FAINT_REACH_PX = 17
+#: Clear and faint change stand this many times over the board's noise (its upper quartile).
+_CLEAR_OVER_NOISE = 2.0
+_FAINT_OVER_NOISE = 1.2
+_MAX_NOISE = 0.8
 #: The rim points of one disc fit its circle to within this (rms, mm).
 MAX_RIM_ERROR_MM = 1.2
 #: Two bases' fitted discs may overlap this much (mm) from fitting error, not more.
@@ -72,6 +76,8 @@ _TIER_RATIO = 0.6
 _RAY_ANGLES = np.radians(np.linspace(-88, 88, 21))
 _RAY_STEP_MM = 0.5
 _FRONT_SEED_SPACING_MM = 6.0
+#: Two fits of one disc agree when centre and radius are this close (mm).
+_AGREE_MM = 1.0
 #: Change this big (mm^2) that nothing explains is something on the board we cannot name.
 _UNEXPLAINED_AREA_MM2 = 60.0
 #: Blur and fit error (mm) a flat disc's outline may run on beyond its displaced top.
@@ -86,6 +92,10 @@ _RAMP_MIN_RISE = 1.5
 _RAMP_MIN_FRACTION = 0.03
 #: A difference (grey levels) below this is sensor noise: the blur tail of an outline ends.
 _QUIET_DIFFERENCE = 12.0
+
+
+class FirmDoubt(str):
+    """A doubt that the fighter count does not settle: evidence of a fighter, not room for one."""
 
 
 class Kind(enum.Enum):
@@ -117,6 +127,9 @@ class Blob:
     ahead: float = 0.0  # share of a band just in front of the rim (towards the camera) that changed
     stands_up: bool = False  # the change runs on away from the camera further than a flat disc's
     figure_only: bool = False  # a fighter placed by its figure: its base was not seen
+    #: Board mm of the changed points in the band in front of the rim, and how many were looked at.
+    ahead_points: tuple = field(default=(), compare=False, repr=False)
+    ahead_looked: int = field(default=0, compare=False, repr=False)
 
     @property
     def diameter_mm(self) -> float:
@@ -125,14 +138,28 @@ class Blob:
 
 def change_mask(change: Change, search: np.ndarray) -> np.ndarray:
     """Where something is: clear change, grown into faint change touching it, holes filled."""
-    mask = ((change.score >= 1.0) & search).astype(np.uint8)
+    # In a noisy picture (dark colour channels, whose logarithm noise inflates) the unchanged
+    # board itself scores high: the thresholds rise above its noise, read off the board.
+    # Past a limit it is no noise but the light not removed: the flood of change that leaves
+    # then makes the reading a doubt rather than hiding what stands on the board.
+    noise = min(_noise_level(change.score, search), _MAX_NOISE)
+    mask = ((change.score >= max(1.0, _CLEAR_OVER_NOISE * noise)) & search).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     # Faint change only joins within a base's width of clear change: it must not flood the board.
     near = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_FAINT_REACH_PX, _FAINT_REACH_PX)))
     # Faint darkening stays out: a miniature's cast shadow touches it and would widen it.
-    mask = _grow_into_faint_change(mask, (change.unshaded >= FAINT_CHANGE) & search & (near > 0))
+    faint = max(FAINT_CHANGE, _FAINT_OVER_NOISE * noise)
+    mask = _grow_into_faint_change(mask, (change.unshaded >= faint) & search & (near > 0))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     return _fill_holes(mask)
+
+
+def _noise_level(score: np.ndarray, search: np.ndarray) -> float:
+    """The score the unchanged board reaches: its upper quartile (things cover far less)."""
+    values = score[search][::5]
+    if len(values) == 0:
+        return 0.0
+    return float(np.partition(values, 3 * len(values) // 4)[3 * len(values) // 4])
 
 
 def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: CameraPosition, settings: ArenaSettings,
@@ -149,32 +176,37 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
               if 0 <= v < distance.shape[0] and 0 <= u < distance.shape[1] and distance[v, u] >= MIN_BLOB_RADIUS_MM]
     _, regions = cv2.connectedComponents(mask, connectivity=8)
     difference = np.where(mask > 0, change.difference, np.minimum(change.difference, _QUIET_DIFFERENCE * 4))
-    blobs: list[Blob] = []
     h, w = mask.shape
+    fits = []
     for u, v in seeds:
         if not (0 <= u < w and 0 <= v < h and mask[v, u]):
             continue
         peak = view.to_mm(u, v)
-        if any(math.hypot(peak[0] - b.x_mm, peak[1] - b.y_mm) < 0.4 * radius for b in blobs):
-            continue  # a seed at the middle of a disc already fitted
         fitted = _fit_near_rim(difference, mask, view, u, v, camera, radius)
         if fitted is None:
             continue
         x, y, r, error, tiered = fitted
         if math.hypot(peak[0] - x, peak[1] - y) > 0.8 * r:
             continue  # the rim found is not round this seed: the fit describes something else
-        same = next((i for i, b in enumerate(blobs) if math.hypot(x - b.x_mm, y - b.y_mm) < 0.5 * radius), None)
-        if same is not None and blobs[same].fit_error_mm <= error:
-            continue  # the same disc again, fitted no better
+        fits.append((x, y, r, error, tiered, peak, (u, v)))
+    # Several seeds fit each disc. A seed between two touching bases, or between a base and
+    # its figure, can fit a circle a few mm too big round both, and as smoothly: the fit that
+    # most other seeds agree with is the rim; among equals the smoother one.
+    support = [sum(1 for g in fits if math.hypot(f[0] - g[0], f[1] - g[1]) < _AGREE_MM and abs(f[2] - g[2]) < _AGREE_MM)
+               for f in fits]
+    order = sorted(range(len(fits)), key=lambda i: (fits[i][3] > CRISP_RIM_MM, -support[i], fits[i][3]))
+    blobs: list[Blob] = []
+    for i in order:
+        x, y, r, error, tiered, peak, (u, v) = fits[i]
+        if any(math.hypot(x - b.x_mm, y - b.y_mm) < 0.5 * radius for b in blobs):
+            continue  # the same disc, fitted less convincingly
         figure = _figure_evidence(mask, view, camera, x, y, r, search)
         coverage = _disc_coverage(mask, view, x, y, r - 1.5, search)
-        ahead = _change_ahead(change.score, view, camera, x, y, r)
+        ahead_points, looked = _change_ahead(change.score, view, camera, x, y, r)
+        ahead = len(ahead_points) / looked if looked else 0.0
         stands_up = _stands_up(mask, view, camera, x, y, r)
-        blob = Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up)
-        if same is None:
-            blobs.append(blob)
-        else:
-            blobs[same] = blob
+        blobs.append(Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up,
+                          ahead_points=ahead_points, ahead_looked=looked))
     return blobs
 
 
@@ -194,15 +226,19 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
         if blob.figure is Evidence.UNKNOWN and blob.tiered >= MAX_TOKEN_TIERED:
             return Kind.UNSURE  # a faint ring round a strong middle: a base round a figure?
         return Kind.TOKEN
+    if blob.figure is Evidence.YES and blob.ahead > MAX_CHANGE_AHEAD:
+        return Kind.UNSURE  # a figure's head, its own base nearer the camera, is no base
     return {Evidence.YES: Kind.FIGHTER, Evidence.NO: Kind.TOKEN}.get(blob.figure, Kind.UNSURE)
 
 
 def is_clear_base(blob: Blob, settings: ArenaSettings) -> bool:
     """A fighter beyond doubt: a crisp, solid disc clearly a base's size with its figure."""
+    # Just under the size margin, the figure seen standing on it makes up for it.
+    smallest = _size_cut(settings) + (0.0 if blob.figure is Evidence.YES else SIZE_MARGIN_MM)
     return (
         classify(blob, settings) is Kind.FIGHTER
         and blob.fit_error_mm <= CRISP_RIM_MM
-        and _size_cut(settings) + SIZE_MARGIN_MM <= blob.diameter_mm <= settings.base_mm + CLEAR_BASE_SLACK_MM
+        and smallest <= blob.diameter_mm <= settings.base_mm + CLEAR_BASE_SLACK_MM
     )
 
 
@@ -234,10 +270,13 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     """
     discs = [b for b in blobs if is_disc(b, settings)]
     kinds = {id(b): classify(b, settings) for b in discs}
+    front_tokens = _bases_behind_tokens(discs, kinds, camera, settings)
     order = sorted(discs, key=lambda b: (b.fit_error_mm > CRISP_RIM_MM, _distance_to_camera(b.peak_mm, camera)))
     bases: list[Blob] = []
     doubts: list[str] = []
     for blob in order:
+        if kinds[id(blob)] is Kind.UNSURE and _ahead_is_a_taken_base(blob, bases, camera, settings):
+            kinds[id(blob)] = Kind.FIGHTER  # touching a base nearer the camera: its rim is its own
         if kinds[id(blob)] is not Kind.FIGHTER:
             continue
         if any(math.hypot(blob.x_mm - b.x_mm, blob.y_mm - b.y_mm) < b.radius_mm for b in bases):
@@ -250,6 +289,12 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
         bases.append(blob)
     if expected is not None and len(bases) < expected:
         bases += _standing_in_for(expected - len(bases), blobs, bases, geometry, camera, settings)
+    if expected is not None:
+        # With the count known, the token in front of a taken base is a token: were it a
+        # fighter (a base the board's colour), a fighter would be missing from the count.
+        for token in front_tokens:
+            if any(b in bases for b in front_tokens[token]):
+                kinds[id(token)] = Kind.TOKEN
     tokens = [
         b for b in discs
         if kinds[id(b)] is Kind.TOKEN
@@ -257,10 +302,15 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     ]
     for blob in discs:
         if kinds[id(blob)] is Kind.UNSURE and not _explained(blob, bases, camera) and _near_a_space(blob, geometry):
-            doubts.append(
-                f"the object at ({blob.x_mm:.0f}, {blob.y_mm:.0f}) mm may be a token or a base "
-                f"({blob.diameter_mm:.0f} mm across)"
-            )
+            doubt = (f"the object at ({blob.x_mm:.0f}, {blob.y_mm:.0f}) mm may be a token or a base "
+                     f"({blob.diameter_mm:.0f} mm across)")
+            # Something standing up on a space, apart from every taken base and with nothing of
+            # it nearer the camera, is a fighter's foot: had one of those bases been something
+            # else (a token and a figure fitted as one disc), this would be the fighter.
+            standing_apart = blob.stands_up and blob.ahead <= MAX_CHANGE_AHEAD and all(
+                math.hypot(blob.x_mm - b.x_mm, blob.y_mm - b.y_mm) >= b.radius_mm + blob.radius_mm - BASE_OVERLAP_MM
+                for b in bases)
+            doubts.append(FirmDoubt(doubt) if standing_apart else doubt)
     # Something standing clear of every space (a fighter off the row whose base matches the
     # board) is on no space whatever it is; but its figure may lean over one: that change is
     # explained, and a fighter could hide behind it as behind any other.
@@ -270,6 +320,65 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     for x, y in _unexplained(mask, view, geometry, camera, bases + standing, tokens):
         doubts.append(f"something that is neither a base nor a token is near ({x:.0f}, {y:.0f}) mm")
     return sorted(bases, key=lambda b: b.x_mm), doubts
+
+
+def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSettings) -> dict:
+    """Bases left unsure only by change just in front of them, all of it a crisp token lying
+    there: those bases are fighters (``kinds`` updated). Returns each token-sized disc left
+    unsure only by the change behind it -> the bases standing there, which explain it."""
+    cut = _size_cut(settings)
+    # A crisp flat disc with nothing more of it nearer the camera (else it is a figure's middle).
+    tokens = [t for t in discs if t.fit_error_mm <= CRISP_RIM_MM and t.diameter_mm <= cut - SIZE_MARGIN_MM
+              and t.ahead <= MAX_CHANGE_AHEAD
+              and classify(replace(t, figure=Evidence.NO, stands_up=False), settings) is Kind.TOKEN]
+    behind: dict = {}
+    for base in discs:
+        if kinds[id(base)] is not Kind.UNSURE or base.fit_error_mm > CRISP_RIM_MM or base.ahead <= MAX_CHANGE_AHEAD:
+            continue
+        if classify(replace(base, ahead=0.0), settings) is not Kind.FIGHTER:
+            continue
+        # Apart, not touching: a rim fitted against a touching disc may have taken in part of it.
+        in_front = [t for t in tokens if _stands_behind(base, t, camera)
+                    and math.hypot(base.x_mm - t.x_mm, base.y_mm - t.y_mm) >= base.radius_mm + t.radius_mm]
+        left = [p for p in base.ahead_points if not any(_on_token(p, t, camera) for t in in_front)]
+        if len(left) > MAX_CHANGE_AHEAD * base.ahead_looked:
+            continue
+        kinds[id(base)] = Kind.FIGHTER
+        for token in in_front:
+            if kinds[id(token)] is Kind.UNSURE:
+                behind.setdefault(token, []).append(base)
+    return behind
+
+
+def _ahead_is_a_taken_base(blob: Blob, bases: list[Blob], camera: CameraPosition, settings: ArenaSettings) -> bool:
+    """A crisp base left unsure only by change just in front of it, nearly all of it on bases
+    already taken (a neighbour touching it on the camera's side)."""
+    if blob.fit_error_mm > CRISP_RIM_MM or blob.ahead <= MAX_CHANGE_AHEAD or not bases:
+        return False
+    if blob.diameter_mm < _size_cut(settings) + SIZE_MARGIN_MM or classify(replace(blob, ahead=0.0), settings) is not Kind.FIGHTER:
+        return False
+    if _on_figure_line(blob, bases, camera):
+        return False  # the top of that base's own figure, seen behind it
+    left = [p for p in blob.ahead_points
+            if not any(math.hypot(p[0] - b.x_mm, p[1] - b.y_mm) < b.radius_mm + 2.5 for b in bases)]
+    return len(left) <= MAX_CHANGE_AHEAD * blob.ahead_looked
+
+
+def _stands_behind(back: Blob, front: Blob, camera: CameraPosition) -> bool:
+    """Is ``back`` apart from ``front`` and on its line away from the camera, within a figure's reach?"""
+    if math.hypot(back.x_mm - front.x_mm, back.y_mm - front.y_mm) < back.radius_mm + front.radius_mm - BASE_OVERLAP_MM:
+        return False
+    ax, ay = camera.away(front.x_mm, front.y_mm)
+    dx, dy = back.x_mm - front.x_mm, back.y_mm - front.y_mm
+    along = dx * ax + dy * ay
+    reach = math.hypot(*camera.lean(front.x_mm, front.y_mm, MAX_FIGURE_MM)) + back.radius_mm
+    return 0 < along < reach and abs(dx * ay - dy * ax) < back.radius_mm + front.radius_mm
+
+
+def _on_token(point, token: Blob, camera: CameraPosition) -> bool:
+    """Is a point on a flat token: its disc, or its top shown displaced away from the camera?"""
+    lx, ly = camera.lean(token.x_mm, token.y_mm, MAX_TOKEN_THICKNESS_MM)
+    return _distance_to_segment(point[0] - token.x_mm, point[1] - token.y_mm, lx, ly) < token.radius_mm + 2.5
 
 
 def _stands_off_the_spaces(blob: Blob, bases, geometry: BoardGeometry, camera: CameraPosition) -> bool:
@@ -291,19 +400,37 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
     """
     w, h = geometry.board_mm
     standing: list[Blob] = []
-    for blob in sorted(blobs, key=lambda b: b.fit_error_mm):
+    # Base-like discs first (their centre is the base's), then the rest nearest the camera
+    # first: a figure's own top, behind its foot, is then on a taken candidate's figure line.
+    for blob in sorted(blobs, key=lambda b: (not _base_like(b, settings), _distance_to_camera(b.peak_mm, camera))):
         if blob.fit_error_mm > STANDING_RIM_ERROR_MM or blob.diameter_mm > settings.base_mm + CLEAR_BASE_SLACK_MM:
             continue
-        if not (blob.stands_up or blob.figure is Evidence.YES) or classify(blob, settings) is Kind.TOKEN:
+        base_like = _base_like(blob, settings)
+        if not (base_like or blob.stands_up or blob.figure is Evidence.YES) or classify(blob, settings) is Kind.TOKEN:
             continue
+        if not base_like and blob.ahead > MAX_CHANGE_AHEAD:
+            continue  # more of the thing nearer the camera: a figure's top, its foot unseen
         if _explained(blob, bases, camera):
             continue
         if abs(blob.x_mm) > w / 2 - blob.radius_mm or abs(blob.y_mm) > h / 2 - blob.radius_mm:
             continue
         if any(math.hypot(blob.x_mm - b.x_mm, blob.y_mm - b.y_mm) < 15.0 for b in bases + standing):
             continue  # the same thing fitted again, or part of a taken fighter
-        standing.append(replace(blob, figure_only=True))
+        if _on_figure_line(blob, standing, camera):
+            continue  # the top of a candidate's own figure
+        standing.append(blob if base_like else replace(blob, figure_only=True))
     return standing if len(standing) == missing else []
+
+
+def _base_like(blob: Blob, settings: ArenaSettings) -> bool:
+    """A crisp rim of a base's size, with nothing against a figure on it: a base, though some
+    other sign left it unsure (change just in front of it, a base the board's colour that
+    changed only its ring, a figure leaning where it cannot be seen)."""
+    return (
+        blob.fit_error_mm <= CRISP_RIM_MM
+        and _size_cut(settings) + SIZE_MARGIN_MM <= blob.diameter_mm <= settings.base_mm + CLEAR_BASE_SLACK_MM
+        and blob.figure is not Evidence.NO
+    )
 
 
 def _hidden_spaces(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases):
@@ -475,19 +602,21 @@ def _stands_up(mask, view: BoardView, camera: CameraPosition, x: float, y: float
     return bool(changed[beyond].all()) if beyond.any() else False
 
 
-def _change_ahead(score, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> float:
-    """Share of a band just outside the rim, on the camera's side, where anything changed."""
+def _change_ahead(score, view: BoardView, camera: CameraPosition, x: float, y: float, r: float):
+    """The changed points (board mm) of a band just outside the rim on the camera's side, and
+    how many points of the band were looked at."""
     ax, ay = camera.away(x, y)
     angles = math.atan2(-ay, -ax) + np.radians(np.linspace(-35, 35, 8))[:, None]
     distances = np.array([r + 4.0, r + 6.0, r + 8.0])[None, :]
-    u = (x + np.cos(angles) * distances + view.width_mm / 2) * view.px_per_mm
-    v = (view.height_mm / 2 - (y + np.sin(angles) * distances)) * view.px_per_mm
-    ui, vi = np.round(u).astype(int).ravel(), np.round(v).astype(int).ravel()
+    xs = (x + np.cos(angles) * distances).ravel()
+    ys = (y + np.sin(angles) * distances).ravel()
+    ui = np.round((xs + view.width_mm / 2) * view.px_per_mm).astype(int)
+    vi = np.round((view.height_mm / 2 - ys) * view.px_per_mm).astype(int)
     h, w = score.shape
     inside = (ui >= 0) & (ui < w) & (vi >= 0) & (vi < h)
-    if not inside.any():
-        return 0.0
-    return float((score[vi[inside], ui[inside]] >= 1.0).mean())
+    changed = np.zeros(len(xs), bool)
+    changed[inside] = score[vi[inside], ui[inside]] >= 1.0
+    return tuple(zip(xs[changed].tolist(), ys[changed].tolist())), int(inside.sum())
 
 
 def _disc_coverage(mask, view: BoardView, x: float, y: float, r: float, search=None) -> float:

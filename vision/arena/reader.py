@@ -16,7 +16,7 @@ import numpy as np
 from vision.arena.geometry import BoardGeometry
 from vision.arena.registration import Registration, register
 from vision.arena.settings import ArenaSettings
-from vision.arena.bases import TOKEN_MAX_MM, Blob, change_mask, find_blobs, is_clear_base, select_bases
+from vision.arena.bases import TOKEN_MAX_MM, Blob, FirmDoubt, change_mask, find_blobs, is_clear_base, select_bases
 from vision.arena.pose import camera_position
 from vision.arena.topdown import BoardView, SmoothView, change_between
 
@@ -188,7 +188,7 @@ def _with_fighter_count(
     if len(bases) != expected:
         return doubts + [f"the camera sees {len(bases)} fighter(s) where {expected} stand on the board"]
     if all(is_clear_base(base, settings) and _well_inside(base, geometry) for base in bases):
-        return []
+        return [d for d in doubts if isinstance(d, FirmDoubt)]
     return doubts
 
 

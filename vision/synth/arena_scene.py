@@ -378,12 +378,17 @@ def random_lighting(rng: np.random.Generator, *, changed: bool) -> Lighting:
     )
 
 
-def random_match_scene(rng: np.random.Generator, geometry: BoardGeometry, *, image_size=(800, 600)):
+def random_match_scene(rng: np.random.Generator, geometry: BoardGeometry, *, image_size=(800, 600),
+                       touching_tokens: bool = False):
     """A random (reference scene, live scene, true occupied spaces) triple from the spec.
 
     The live camera may be nudged and the light changed; up to two fighters (sometimes with
     touching bases, sometimes off every space), tokens on or between spaces, cards and dice
     beside the board, and sometimes one hidden marker.
+
+    Tokens keep 1-4.5 mm from every base; the spec lets one touch a base. With
+    ``touching_tokens`` (other scenes from the same seed) each token is laid against a base,
+    0-1.5 mm from its rim, half the time.
     """
     board_bgr = random_colour(rng)
     space_bgr = tuple(int(np.clip(v * rng.uniform(0.7, 1.2), 0, 255)) for v in board_bgr)
@@ -418,7 +423,14 @@ def random_match_scene(rng: np.random.Generator, geometry: BoardGeometry, *, ima
     for _ in range(int(rng.integers(0, 3))):
         sx, sy = spaces[int(rng.integers(len(spaces)))][1]
         tx, ty = sx + rng.uniform(-22, 22), sy + rng.uniform(-14, 14)
-        if all(math.hypot(tx - m.x_mm, ty - m.y_mm) > m.base_mm / 2 + 12 for m in minis):
+        if touching_tokens and minis and rng.random() < 0.5:
+            against = minis[int(rng.integers(len(minis)))]
+            diameter, angle = float(rng.uniform(15, 22)), float(rng.uniform(0, 2 * math.pi))
+            reach = (against.base_mm + diameter) / 2 + float(rng.uniform(0, 1.5))
+            tx, ty = against.x_mm + reach * math.cos(angle), against.y_mm + reach * math.sin(angle)
+            if all(math.hypot(tx - m.x_mm, ty - m.y_mm) >= (m.base_mm + diameter) / 2 for m in minis):
+                tokens.append(Token(tx, ty, diameter, float(rng.uniform(2, 4)), random_colour(rng)))
+        elif all(math.hypot(tx - m.x_mm, ty - m.y_mm) > m.base_mm / 2 + 12 for m in minis):
             tokens.append(Token(tx, ty, float(rng.uniform(15, 22)), float(rng.uniform(2, 4)), random_colour(rng)))
     bw, bh = geometry.board_mm
     dice = tuple(Die(float(rng.uniform(-bw / 2, bw / 2)), float(-bh / 2 - rng.uniform(15, 60)), float(rng.uniform(12, 18)),
