@@ -82,15 +82,24 @@ def _look_again(grey: np.ndarray, corners: list, ids, geometry: BoardGeometry):
 _NEAR_REACH_FRAME = 0.07
 
 
-def _detect_near(grey: np.ndarray, geometry: BoardGeometry, expected: np.ndarray, scale: float):
+def _detect_near(grey: np.ndarray, geometry: BoardGeometry, expected: np.ndarray, scale: float,
+                 known: Mapping[int, np.ndarray] | None = None):
     """Each layout marker searched for only in a window round where ``expected`` puts it.
 
+    Markers already ``known`` (id -> corners: seen unmoved) are not searched for, only listed.
+
     The windows are tiled side by side into one small image, searched in one call (each
-    call has a fixed cost), and a marker counts only if found in its own window.
+    call has a fixed cost), and a marker counts only if found in its own window. That first
+    call thresholds at one window size only (the markers are of a known size there, and each
+    threshold pass costs a share of the call); a window whose marker it missed is searched
+    again with the full set of thresholds before anything else is tried.
     """
+    known = {} if known is None else known
     h, w = grey.shape
     windows = []
     for marker_id, (x, y, size) in geometry.markers.items():
+        if marker_id in known:
+            continue
         half = size / 2 + size / 6
         around = np.array([[x + dx * half, y + dy * half] for dx in (-1, 1) for dy in (-1, 1)], np.float64)
         box = cv2.perspectiveTransform(around.reshape(-1, 1, 2), expected).reshape(-1, 2)
@@ -102,8 +111,24 @@ def _detect_near(grey: np.ndarray, geometry: BoardGeometry, expected: np.ndarray
         x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
         if x1 - x0 >= 16 and y1 - y0 >= 16:  # else off the frame
             windows.append((marker_id, x0, y0, x1, y1))
-    if len(windows) < MIN_MARKERS:
+    if len(windows) + len(known) < MIN_MARKERS:
         return [], None
+    found = _detect_in_windows(grey, windows, scale, _window_detector()) if windows else []
+    seen = {marker_id for marker_id, _ in found}
+    missed = [window for window in windows if window[0] not in seen]
+    if missed:
+        found += _detect_in_windows(grey, missed, scale, aruco_detector())
+    if scale < 1.0:  # found on the small tiles, next to their grey gaps: refine on the frame itself
+        found = [(marker_id, _refine(grey, quad)) for marker_id, quad in found]
+    found += list(known.items())
+    if not found:
+        return [], None
+    return [q.reshape(1, 4, 2) for _, q in found], np.array([m for m, _ in found]).reshape(-1, 1)
+
+
+def _detect_in_windows(grey: np.ndarray, windows, scale: float, detector) -> list[tuple[int, np.ndarray]]:
+    """The windows' markers as (id, 4x2 corners in frame px), from one call on the tiled windows
+    (an id found twice in its window is listed twice: :func:`detect_markers` drops it)."""
     gap = 8  # plain grey between windows: no marker can straddle two
     width = sum(x1 - x0 for _, x0, _, x1, _ in windows) + gap * (len(windows) + 1)
     height = max(y1 - y0 for _, _, y0, _, y1 in windows) + 2 * gap
@@ -114,30 +139,42 @@ def _detect_near(grey: np.ndarray, geometry: BoardGeometry, expected: np.ndarray
         tiled[gap : gap + y1 - y0, left : left + x1 - x0] = grey[y0:y1, x0:x1]
         places.append((marker_id, left, x1 - x0, y1 - y0, x0 - left, y0 - gap))
         left += x1 - x0 + gap
-    corners, ids = _detect(tiled, scale)
-    found_corners, found_ids = [], []
+    corners, ids = _detect(tiled, scale, detector, refine=False)
+    found = []
     for quad, found_id in zip(corners, [] if ids is None else ids.ravel()):
         quad = quad.reshape(4, 2)
         for marker_id, start, span, rows, dx, dy in places:
             inside = start <= quad[:, 0].min() and quad[:, 0].max() < start + span and quad[:, 1].max() < gap + rows
             if int(found_id) == marker_id and inside:
-                found_corners.append(quad + np.array([dx, dy], np.float32))
-                found_ids.append(marker_id)
-    if not found_ids:
-        return [], None
-    if scale < 1.0:  # refined on the tiles, next to their grey gaps: refine on the frame itself
-        found_corners = [_refine(grey, quad) for quad in found_corners]
-    return [q.reshape(1, 4, 2) for q in found_corners], np.array(found_ids).reshape(-1, 1)
+                found.append((marker_id, quad + np.array([dx, dy], np.float32)))
+    return found
 
 
-def _detect(grey: np.ndarray, scale: float):
+def _window_detector() -> cv2.aruco.ArucoDetector:
+    """The detector for the marker windows: one adaptive threshold pass, of 23 px (OpenCV's
+    largest default; a window's markers are some 25-60 px across at the search size)."""
+    detector = _DETECTORS.get(-1)
+    if detector is None:
+        parameters = cv2.aruco.DetectorParameters()
+        parameters.adaptiveThreshWinSizeMin = parameters.adaptiveThreshWinSizeMax = 23
+        detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY), parameters)
+        _DETECTORS[-1] = detector
+    return detector
+
+
+def _detect(grey: np.ndarray, scale: float, detector: cv2.aruco.ArucoDetector | None = None, *, refine: bool = True):
+    """Markers in ``grey``, searched at ``scale``; corners mapped back to ``grey``'s pixels
+    (and refined on it, unless the caller refines them on a larger frame itself)."""
+    detector = aruco_detector() if detector is None else detector
     if scale == 1.0:
-        corners, ids, _ = aruco_detector().detectMarkers(grey)
+        corners, ids, _ = detector.detectMarkers(grey)
         return list(corners), ids
     small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    corners, ids, _ = aruco_detector().detectMarkers(small)
+    corners, ids, _ = detector.detectMarkers(small)
     if ids is not None:
-        corners = [_refine(grey, (quad.reshape(4, 2) + 0.5) / scale - 0.5) for quad in corners]
+        corners = [(quad.reshape(4, 2) + 0.5) / scale - 0.5 for quad in corners]
+        if refine:
+            corners = [_refine(grey, quad) for quad in corners]
     return list(corners), ids
 
 
@@ -158,7 +195,11 @@ def to_gray(image: np.ndarray) -> np.ndarray:
 
 
 def detect_markers(
-    image: np.ndarray, geometry: BoardGeometry | None = None, *, expected: np.ndarray | None = None
+    image: np.ndarray,
+    geometry: BoardGeometry | None = None,
+    *,
+    expected: np.ndarray | None = None,
+    still: "StillMarkers | None" = None,
 ) -> dict[int, np.ndarray]:
     """All DICT_4X4_50 markers in the image: id -> 4x2 corners (TL, TR, BR, BL) in px.
 
@@ -171,12 +212,19 @@ def detect_markers(
     ``expected`` (board mm -> image px, e.g. the calibration's mapping) says where the
     markers were: they are looked for only round there first, which costs a fraction of a
     whole-frame search. Unless three of them turn up there, the whole frame is searched.
+
+    ``still`` (the reference's markers, same image size) goes first: a marker the frame shows
+    exactly where the reference had it keeps the reference's corners, with no search at all
+    (see :class:`StillMarkers`); only the others are looked for.
     """
+    unmoved = {} if still is None or geometry is None else still.unmoved(image)
+    if geometry is not None and len(unmoved) == len(geometry.markers):
+        return unmoved  # the camera has not moved: nothing to search for
     grey = to_gray(image)
     scale = min(1.0, DETECT_WIDTH / grey.shape[1])
     corners, ids = [], None
     if expected is not None and geometry is not None:
-        corners, ids = _detect_near(grey, geometry, expected, scale)
+        corners, ids = _detect_near(grey, geometry, expected, scale, unmoved)
     if ids is None or len(ids) < MIN_MARKERS:
         # Not where they were (or no idea where): the whole frame. Every window was already
         # searched where the markers should be, so a search there again would find nothing.
@@ -193,6 +241,106 @@ def detect_markers(
     for marker_id in duplicated:
         del found[marker_id]
     return found
+
+
+#: A marker counts as unmoved when each quarter of its patch sits within this (px) of where
+#: the reference had it: well under the detector's own corner noise.
+STILL_SHIFT_PX = 0.15
+#: ... and what is left once the light change and that shift are taken out is sensor noise
+#: (rms grey levels; a hand, a shadow edge or a card across the marker leaves far more).
+STILL_RESIDUAL = 10.0
+#: ... and the marker's contrast is still there: its grey levels scaled by this much at most
+#: (a lamp or the evening changes it; a hand over it, gain ~0, does not pass).
+STILL_GAIN = (0.4, 2.5)
+#: Pixels round a marker's corners in its patch: its black edges against the quiet zone.
+_STILL_MARGIN_PX = 3
+
+
+@dataclass(frozen=True)
+class _MarkerPatch:
+    """One reference marker's grey patch, with what the unmoved test needs precomputed.
+
+    Pixels are kept quarter by quarter (``order`` of the patch's flat pixels, ``bounds`` of
+    each quarter in it), so each quarter is a plain slice.
+    """
+
+    box: tuple[int, int, int, int]  # x0, y0, x1, y1 in the frame
+    corners: np.ndarray  # 4x2, the reference's corners
+    order: np.ndarray
+    bounds: tuple[int, ...]
+    centred: np.ndarray  # grey levels less their mean
+    energy: float  # centred @ centred
+    gradients: np.ndarray  # (2, pixels): d/dx and d/dy of the grey levels
+    inverses: tuple[np.ndarray, ...]  # per quarter, the inverse of its gradients' 2x2 normal matrix
+
+    @classmethod
+    def of(cls, grey: np.ndarray, corners: np.ndarray) -> "_MarkerPatch | None":
+        h, w = grey.shape
+        x0, y0 = np.floor(corners.min(axis=0)).astype(int) - _STILL_MARGIN_PX
+        x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + _STILL_MARGIN_PX + 1
+        if x0 < 1 or y0 < 1 or x1 > w - 1 or y1 > h - 1:
+            return None  # at the frame's edge: left to the search
+        around = grey[y0 - 1 : y1 + 1, x0 - 1 : x1 + 1].astype(np.float64)
+        values = around[1:-1, 1:-1]
+        gradients = np.stack([((around[1:-1, 2:] - around[1:-1, :-2]) / 2).ravel(),
+                              ((around[2:, 1:-1] - around[:-2, 1:-1]) / 2).ravel()])
+        rows, cols = np.indices(values.shape)
+        top, left = (rows < values.shape[0] // 2).ravel(), (cols < values.shape[1] // 2).ravel()
+        quarters = [np.flatnonzero((top == t) & (left == l)) for t in (True, False) for l in (True, False)]
+        order = np.concatenate(quarters)
+        bounds = tuple(int(b) for b in np.cumsum([0] + [len(q) for q in quarters]))
+        gradients = np.ascontiguousarray(gradients[:, order])
+        inverses = []
+        for start, stop in zip(bounds, bounds[1:]):
+            normal = gradients[:, start:stop] @ gradients[:, start:stop].T
+            if np.linalg.det(normal) <= 1e-6 * float(np.trace(normal)) ** 2 or np.trace(normal) == 0:
+                return None  # a quarter without edges both ways cannot show a shift
+            inverses.append(np.linalg.inv(normal))
+        centred = values.ravel()[order] - values.mean()
+        return cls((int(x0), int(y0), int(x1), int(y1)), corners.copy(), order, bounds, centred,
+                   float(centred @ centred), gradients, tuple(inverses))
+
+    def is_unmoved(self, image: np.ndarray) -> bool:
+        x0, y0, x1, y1 = self.box
+        values = to_gray(image[y0:y1, x0:x1]).ravel()[self.order].astype(np.float64)
+        values -= values.mean()
+        gain = float(values @ self.centred) / self.energy
+        if not STILL_GAIN[0] <= gain <= STILL_GAIN[1]:
+            return False
+        residual = values - gain * self.centred
+        # residual ~ -gain * (gradient . shift): per quarter, its least-squares shift.
+        for inverse, start, stop in zip(self.inverses, self.bounds, self.bounds[1:]):
+            gradients = self.gradients[:, start:stop]
+            shift = -(inverse @ (gradients @ residual[start:stop])) / gain
+            if shift[0] * shift[0] + shift[1] * shift[1] > STILL_SHIFT_PX**2:
+                return False
+            residual[start:stop] += gain * (shift @ gradients)
+        return float(residual @ residual) / len(residual) <= STILL_RESIDUAL**2
+
+
+@dataclass(frozen=True)
+class StillMarkers:
+    """The reference's markers as it saw them, to tell cheaply whether a frame shows them unmoved.
+
+    In a match the camera mostly stays where calibration put it: a marker's patch in the
+    frame is then the reference's under another light, and its corners are the reference's
+    without any search. The test, per marker: the frame's grey levels are fitted as gain and
+    offset of the reference's; each quarter of the patch (one corner in each) gets a
+    Lucas-Kanade shift estimate, all of which must be under :data:`STILL_SHIFT_PX`; and what
+    is left must be noise. A marker that fails (moved, covered, shaded) is searched for.
+    """
+
+    patches: Mapping[int, _MarkerPatch]
+
+    @classmethod
+    def of(cls, image: np.ndarray, registration: "Registration") -> "StillMarkers":
+        grey = to_gray(image)
+        patches = {m: _MarkerPatch.of(grey, registration.corners[m]) for m in registration.markers_used}
+        return cls({m: patch for m, patch in patches.items() if patch is not None})
+
+    def unmoved(self, image: np.ndarray) -> dict[int, np.ndarray]:
+        """Markers that ``image`` (the reference's size) shows where the reference had them: id -> corners."""
+        return {m: patch.corners.copy() for m, patch in self.patches.items() if patch.is_unmoved(image)}
 
 
 @dataclass(frozen=True)
@@ -225,13 +373,14 @@ def register(
     *,
     detected: Mapping[int, np.ndarray] | None = None,
     expected: np.ndarray | None = None,
+    still: StillMarkers | None = None,
 ) -> Registration:
     """Fit and check board mm -> image px from the board's markers in ``image``.
 
-    ``expected`` is where the markers were last seen (see :func:`detect_markers`).
+    ``expected`` is where the markers were last seen, ``still`` how (see :func:`detect_markers`).
     """
     image_size = (image.shape[1], image.shape[0])
-    all_found = detect_markers(image, geometry, expected=expected) if detected is None else dict(detected)
+    all_found = detect_markers(image, geometry, expected=expected, still=still) if detected is None else dict(detected)
     corners = {m: q for m, q in all_found.items() if m in geometry.markers}
     found = tuple(sorted(corners))
     missing = [m for m in sorted(geometry.markers) if m not in corners]
@@ -315,7 +464,8 @@ def _camera_fit_errors(board: np.ndarray, image: np.ndarray, homography: np.ndar
 
 
 def _mean_side(quad: np.ndarray) -> float:
-    return float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+    sides = quad - quad[[3, 0, 1, 2]]  # each corner from the one before it (np.roll is slow)
+    return float(np.mean(np.sqrt((sides * sides).sum(axis=1))))
 
 
 def _keeps_orientation(homography: np.ndarray, geometry: BoardGeometry) -> bool:
