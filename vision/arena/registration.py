@@ -89,10 +89,7 @@ def _detect_near(grey: np.ndarray, geometry: BoardGeometry, expected: np.ndarray
     Markers already ``known`` (id -> corners: seen unmoved) are not searched for, only listed.
 
     The windows are tiled side by side into one small image, searched in one call (each
-    call has a fixed cost), and a marker counts only if found in its own window. That first
-    call thresholds at one window size only (the markers are of a known size there, and each
-    threshold pass costs a share of the call); a window whose marker it missed is searched
-    again with the full set of thresholds before anything else is tried.
+    call has a fixed cost), and a marker counts only if found in its own window.
     """
     known = {} if known is None else known
     h, w = grey.shape
@@ -113,12 +110,8 @@ def _detect_near(grey: np.ndarray, geometry: BoardGeometry, expected: np.ndarray
             windows.append((marker_id, x0, y0, x1, y1))
     if len(windows) + len(known) < MIN_MARKERS:
         return [], None
-    found = _detect_in_windows(grey, windows, scale, _window_detector()) if windows else []
-    seen = {marker_id for marker_id, _ in found}
-    missed = [window for window in windows if window[0] not in seen]
-    if missed:
-        found += _detect_in_windows(grey, missed, scale, aruco_detector())
-    if scale < 1.0:  # found on the small tiles, next to their grey gaps: refine on the frame itself
+    found = _detect_in_windows(grey, windows, scale) if windows else []
+    if scale < 1.0:  # refined on the tiles, next to their grey gaps: refine on the frame itself
         found = [(marker_id, _refine(grey, quad)) for marker_id, quad in found]
     found += list(known.items())
     if not found:
@@ -126,7 +119,7 @@ def _detect_near(grey: np.ndarray, geometry: BoardGeometry, expected: np.ndarray
     return [q.reshape(1, 4, 2) for _, q in found], np.array([m for m, _ in found]).reshape(-1, 1)
 
 
-def _detect_in_windows(grey: np.ndarray, windows, scale: float, detector) -> list[tuple[int, np.ndarray]]:
+def _detect_in_windows(grey: np.ndarray, windows, scale: float) -> list[tuple[int, np.ndarray]]:
     """The windows' markers as (id, 4x2 corners in frame px), from one call on the tiled windows
     (an id found twice in its window is listed twice: :func:`detect_markers` drops it)."""
     gap = 8  # plain grey between windows: no marker can straddle two
@@ -139,7 +132,7 @@ def _detect_in_windows(grey: np.ndarray, windows, scale: float, detector) -> lis
         tiled[gap : gap + y1 - y0, left : left + x1 - x0] = grey[y0:y1, x0:x1]
         places.append((marker_id, left, x1 - x0, y1 - y0, x0 - left, y0 - gap))
         left += x1 - x0 + gap
-    corners, ids = _detect(tiled, scale, detector, refine=False)
+    corners, ids = _detect(tiled, scale)
     found = []
     for quad, found_id in zip(corners, [] if ids is None else ids.ravel()):
         quad = quad.reshape(4, 2)
@@ -150,31 +143,14 @@ def _detect_in_windows(grey: np.ndarray, windows, scale: float, detector) -> lis
     return found
 
 
-def _window_detector() -> cv2.aruco.ArucoDetector:
-    """The detector for the marker windows: one adaptive threshold pass, of 23 px (OpenCV's
-    largest default; a window's markers are some 25-60 px across at the search size)."""
-    detector = _DETECTORS.get(-1)
-    if detector is None:
-        parameters = cv2.aruco.DetectorParameters()
-        parameters.adaptiveThreshWinSizeMin = parameters.adaptiveThreshWinSizeMax = 23
-        detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY), parameters)
-        _DETECTORS[-1] = detector
-    return detector
-
-
-def _detect(grey: np.ndarray, scale: float, detector: cv2.aruco.ArucoDetector | None = None, *, refine: bool = True):
-    """Markers in ``grey``, searched at ``scale``; corners mapped back to ``grey``'s pixels
-    (and refined on it, unless the caller refines them on a larger frame itself)."""
-    detector = aruco_detector() if detector is None else detector
+def _detect(grey: np.ndarray, scale: float):
     if scale == 1.0:
-        corners, ids, _ = detector.detectMarkers(grey)
+        corners, ids, _ = aruco_detector().detectMarkers(grey)
         return list(corners), ids
     small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    corners, ids, _ = detector.detectMarkers(small)
+    corners, ids, _ = aruco_detector().detectMarkers(small)
     if ids is not None:
-        corners = [(quad.reshape(4, 2) + 0.5) / scale - 0.5 for quad in corners]
-        if refine:
-            corners = [_refine(grey, quad) for quad in corners]
+        corners = [_refine(grey, (quad.reshape(4, 2) + 0.5) / scale - 0.5) for quad in corners]
     return list(corners), ids
 
 
