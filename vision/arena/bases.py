@@ -446,17 +446,13 @@ def _figure_evidence(mask, view: BoardView, camera: CameraPosition, x: float, y:
     ax, ay = lx / reach, ly / reach
     distances = np.arange(start, reach, 1.0)
     h, w = mask.shape
-    hits = []
-    in_view = False
-    for d in distances:
-        u, v = view.to_px(x + ax * d, y + ay * d)
-        ui, vi = int(round(u)), int(round(v))
-        if 0 <= ui < w and 0 <= vi < h:
-            in_view = True
-            if search[vi, ui]:
-                hits.append(bool(mask[vi, ui]))
-    if not hits:
-        return Evidence.PARTIAL if in_view else Evidence.UNKNOWN
+    u, v = view.to_px(x + ax * distances, y + ay * distances)
+    ui, vi = np.round(u).astype(int), np.round(v).astype(int)
+    in_view = (ui >= 0) & (ui < w) & (vi >= 0) & (vi < h)
+    ui, vi = ui[in_view], vi[in_view]
+    hits = mask[vi, ui][search[vi, ui].astype(bool)] != 0
+    if not hits.size:
+        return Evidence.PARTIAL if in_view.any() else Evidence.UNKNOWN
     share = float(np.mean(hits))
     if share >= 0.7:
         return Evidence.YES
