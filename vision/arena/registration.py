@@ -82,21 +82,15 @@ def _look_again(grey: np.ndarray, corners: list, ids, geometry: BoardGeometry):
 _NEAR_REACH_FRAME = 0.07
 
 
-def _detect_near(grey: np.ndarray, geometry: BoardGeometry, expected: np.ndarray, scale: float,
-                 known: Mapping[int, np.ndarray] | None = None):
+def _detect_near(grey: np.ndarray, geometry: BoardGeometry, expected: np.ndarray, scale: float):
     """Each layout marker searched for only in a window round where ``expected`` puts it.
-
-    Markers already ``known`` (id -> corners: seen unmoved) are not searched for, only listed.
 
     The windows are tiled side by side into one small image, searched in one call (each
     call has a fixed cost), and a marker counts only if found in its own window.
     """
-    known = {} if known is None else known
     h, w = grey.shape
     windows = []
     for marker_id, (x, y, size) in geometry.markers.items():
-        if marker_id in known:
-            continue
         half = size / 2 + size / 6
         around = np.array([[x + dx * half, y + dy * half] for dx in (-1, 1) for dy in (-1, 1)], np.float64)
         box = cv2.perspectiveTransform(around.reshape(-1, 1, 2), expected).reshape(-1, 2)
@@ -108,20 +102,8 @@ def _detect_near(grey: np.ndarray, geometry: BoardGeometry, expected: np.ndarray
         x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
         if x1 - x0 >= 16 and y1 - y0 >= 16:  # else off the frame
             windows.append((marker_id, x0, y0, x1, y1))
-    if len(windows) + len(known) < MIN_MARKERS:
+    if len(windows) < MIN_MARKERS:
         return [], None
-    found = _detect_in_windows(grey, windows, scale) if windows else []
-    if scale < 1.0:  # refined on the tiles, next to their grey gaps: refine on the frame itself
-        found = [(marker_id, _refine(grey, quad)) for marker_id, quad in found]
-    found += list(known.items())
-    if not found:
-        return [], None
-    return [q.reshape(1, 4, 2) for _, q in found], np.array([m for m, _ in found]).reshape(-1, 1)
-
-
-def _detect_in_windows(grey: np.ndarray, windows, scale: float) -> list[tuple[int, np.ndarray]]:
-    """The windows' markers as (id, 4x2 corners in frame px), from one call on the tiled windows
-    (an id found twice in its window is listed twice: :func:`detect_markers` drops it)."""
     gap = 8  # plain grey between windows: no marker can straddle two
     width = sum(x1 - x0 for _, x0, _, x1, _ in windows) + gap * (len(windows) + 1)
     height = max(y1 - y0 for _, _, y0, _, y1 in windows) + 2 * gap
@@ -133,14 +115,19 @@ def _detect_in_windows(grey: np.ndarray, windows, scale: float) -> list[tuple[in
         places.append((marker_id, left, x1 - x0, y1 - y0, x0 - left, y0 - gap))
         left += x1 - x0 + gap
     corners, ids = _detect(tiled, scale)
-    found = []
+    found_corners, found_ids = [], []
     for quad, found_id in zip(corners, [] if ids is None else ids.ravel()):
         quad = quad.reshape(4, 2)
         for marker_id, start, span, rows, dx, dy in places:
             inside = start <= quad[:, 0].min() and quad[:, 0].max() < start + span and quad[:, 1].max() < gap + rows
             if int(found_id) == marker_id and inside:
-                found.append((marker_id, quad + np.array([dx, dy], np.float32)))
-    return found
+                found_corners.append(quad + np.array([dx, dy], np.float32))
+                found_ids.append(marker_id)
+    if not found_ids:
+        return [], None
+    if scale < 1.0:  # refined on the tiles, next to their grey gaps: refine on the frame itself
+        found_corners = [_refine(grey, quad) for quad in found_corners]
+    return [q.reshape(1, 4, 2) for q in found_corners], np.array(found_ids).reshape(-1, 1)
 
 
 def _detect(grey: np.ndarray, scale: float):
@@ -189,18 +176,18 @@ def detect_markers(
     markers were: they are looked for only round there first, which costs a fraction of a
     whole-frame search. Unless three of them turn up there, the whole frame is searched.
 
-    ``still`` (the reference's markers, same image size) goes first: a marker the frame shows
-    exactly where the reference had it keeps the reference's corners, with no search at all
-    (see :class:`StillMarkers`); only the others are looked for.
+    ``still`` (the reference's markers, same image size) goes first: when the frame shows
+    every one of them exactly where the reference had them, the camera has not moved and
+    they keep the reference's corners, with no search at all (see :class:`StillMarkers`).
     """
-    unmoved = {} if still is None or geometry is None else still.unmoved(image)
-    if geometry is not None and len(unmoved) == len(geometry.markers):
-        return unmoved  # the camera has not moved: nothing to search for
+    unmoved = None if still is None else still.all_unmoved(image)
+    if unmoved is not None:
+        return unmoved
     grey = to_gray(image)
     scale = min(1.0, DETECT_WIDTH / grey.shape[1])
     corners, ids = [], None
     if expected is not None and geometry is not None:
-        corners, ids = _detect_near(grey, geometry, expected, scale, unmoved)
+        corners, ids = _detect_near(grey, geometry, expected, scale)
     if ids is None or len(ids) < MIN_MARKERS:
         # Not where they were (or no idea where): the whole frame. Every window was already
         # searched where the markers should be, so a search there again would find nothing.
@@ -299,24 +286,34 @@ class StillMarkers:
     """The reference's markers as it saw them, to tell cheaply whether a frame shows them unmoved.
 
     In a match the camera mostly stays where calibration put it: a marker's patch in the
-    frame is then the reference's under another light, and its corners are the reference's
-    without any search. The test, per marker: the frame's grey levels are fitted as gain and
-    offset of the reference's; each quarter of the patch (one corner in each) gets a
-    Lucas-Kanade shift estimate, all of which must be under :data:`STILL_SHIFT_PX`; and what
-    is left must be noise. A marker that fails (moved, covered, shaded) is searched for.
+    frame is then the reference's under another light. The test, per marker: the frame's
+    grey levels are fitted as gain and offset of the reference's; each quarter of the patch
+    (one corner in each) gets a Lucas-Kanade shift estimate, all of which must be under
+    :data:`STILL_SHIFT_PX`; and what is left must be noise. Only when every marker the
+    reference was registered by passes are its corners (so its very mapping) reused: the
+    live view is then warped exactly as the reference was. A camera that moved, or a marker
+    covered or shaded, leaves the frame to the usual search.
     """
 
-    patches: Mapping[int, _MarkerPatch]
+    patches: Mapping[int, _MarkerPatch]  # every marker the reference's mapping used, or none
 
     @classmethod
     def of(cls, image: np.ndarray, registration: "Registration") -> "StillMarkers":
         grey = to_gray(image)
         patches = {m: _MarkerPatch.of(grey, registration.corners[m]) for m in registration.markers_used}
-        return cls({m: patch for m, patch in patches.items() if patch is not None})
+        if any(patch is None for patch in patches.values()):
+            return cls({})  # a marker at the frame's edge cannot be checked: always search
+        return cls(patches)
 
     def unmoved(self, image: np.ndarray) -> dict[int, np.ndarray]:
         """Markers that ``image`` (the reference's size) shows where the reference had them: id -> corners."""
         return {m: patch.corners.copy() for m, patch in self.patches.items() if patch.is_unmoved(image)}
+
+    def all_unmoved(self, image: np.ndarray) -> dict[int, np.ndarray] | None:
+        """The reference's corners if ``image`` shows every one of its markers unmoved, else None."""
+        if not self.patches or not all(patch.is_unmoved(image) for patch in self.patches.values()):
+            return None
+        return {m: patch.corners.copy() for m, patch in self.patches.items()}
 
 
 @dataclass(frozen=True)
