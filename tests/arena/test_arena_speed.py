@@ -31,8 +31,11 @@ def test_an_unmoved_camera_keeps_the_reference_markers_under_new_light(geometry)
     live = render(scene(minis=[mini(-40, 0)], lighting=EVENING, seed=5), geometry)
     assert sorted(prepared.still.unmoved(live)) == [10, 11, 12, 13]
     registration = register(live, geometry, expected=prepared.expected_markers(live), still=prepared.still_markers(live))
-    assert registration.markers_used == (10, 11, 12, 13)
+    assert registration.markers_used == registration.markers_found == (10, 11, 12, 13)
+    searched_again = register(live, geometry, detected=prepared.registration.corners)  # what a fit would make of them
+    assert np.array_equal(registration.homography, searched_again.homography)
     assert np.array_equal(registration.homography, prepared.registration.homography)
+    assert registration.error_px == searched_again.error_px
     reading = read_arena(live, prepared, geometry, annotate=False)
     assert reading.ok and reading.occupied == ("S4",), reading.error
 

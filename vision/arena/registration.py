@@ -158,11 +158,7 @@ def to_gray(image: np.ndarray) -> np.ndarray:
 
 
 def detect_markers(
-    image: np.ndarray,
-    geometry: BoardGeometry | None = None,
-    *,
-    expected: np.ndarray | None = None,
-    still: "StillMarkers | None" = None,
+    image: np.ndarray, geometry: BoardGeometry | None = None, *, expected: np.ndarray | None = None
 ) -> dict[int, np.ndarray]:
     """All DICT_4X4_50 markers in the image: id -> 4x2 corners (TL, TR, BR, BL) in px.
 
@@ -175,14 +171,7 @@ def detect_markers(
     ``expected`` (board mm -> image px, e.g. the calibration's mapping) says where the
     markers were: they are looked for only round there first, which costs a fraction of a
     whole-frame search. Unless three of them turn up there, the whole frame is searched.
-
-    ``still`` (the reference's markers, same image size) goes first: when the frame shows
-    every one of them exactly where the reference had them, the camera has not moved and
-    they keep the reference's corners, with no search at all (see :class:`StillMarkers`).
     """
-    unmoved = None if still is None else still.all_unmoved(image)
-    if unmoved is not None:
-        return unmoved
     grey = to_gray(image)
     scale = min(1.0, DETECT_WIDTH / grey.shape[1])
     corners, ids = [], None
@@ -296,6 +285,7 @@ class StillMarkers:
     """
 
     patches: Mapping[int, _MarkerPatch]  # every marker the reference's mapping used, or none
+    registration: "Registration | None" = None  # the reference's
 
     @classmethod
     def of(cls, image: np.ndarray, registration: "Registration") -> "StillMarkers":
@@ -303,7 +293,19 @@ class StillMarkers:
         patches = {m: _MarkerPatch.of(grey, registration.corners[m]) for m in registration.markers_used}
         if any(patch is None for patch in patches.values()):
             return cls({})  # a marker at the frame's edge cannot be checked: always search
-        return cls(patches)
+        return cls(patches, registration)
+
+    def registration_of(self, image: np.ndarray) -> "Registration | None":
+        """What :func:`register` makes of ``image`` if it shows every marker unmoved, else None.
+
+        Those are the reference's corners of the markers its mapping used, and from them
+        :func:`register` fits that same mapping again: it is taken as it is.
+        """
+        if self.registration is None or self.all_unmoved(image) is None:
+            return None
+        used = self.registration.markers_used
+        corners = {m: self.registration.corners[m].copy() for m in used}
+        return Registration(self.registration.homography, used, used, corners, error_px=self.registration.error_px)
 
     def unmoved(self, image: np.ndarray) -> dict[int, np.ndarray]:
         """Markers that ``image`` (the reference's size) shows where the reference had them: id -> corners."""
@@ -350,10 +352,16 @@ def register(
 ) -> Registration:
     """Fit and check board mm -> image px from the board's markers in ``image``.
 
-    ``expected`` is where the markers were last seen, ``still`` how (see :func:`detect_markers`).
+    ``expected`` is where the markers were last seen (see :func:`detect_markers`). ``still``
+    is how the reference saw them: a frame that shows every one of them unmoved is the
+    reference's view, and gets its mapping with no search at all (see :class:`StillMarkers`).
     """
+    if detected is None and still is not None:
+        unmoved = still.registration_of(image)
+        if unmoved is not None:
+            return unmoved
     image_size = (image.shape[1], image.shape[0])
-    all_found = detect_markers(image, geometry, expected=expected, still=still) if detected is None else dict(detected)
+    all_found = detect_markers(image, geometry, expected=expected) if detected is None else dict(detected)
     corners = {m: q for m, q in all_found.items() if m in geometry.markers}
     found = tuple(sorted(corners))
     missing = [m for m in sorted(geometry.markers) if m not in corners]
