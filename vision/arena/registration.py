@@ -210,20 +210,14 @@ _STILL_MARGIN_PX = 3
 
 @dataclass(frozen=True)
 class _MarkerPatch:
-    """One reference marker's grey patch, with what the unmoved test needs precomputed.
-
-    Pixels are kept quarter by quarter (``order`` of the patch's flat pixels, ``bounds`` of
-    each quarter in it), so each quarter is a plain slice.
-    """
+    """One reference marker's grey patch, with what the unmoved test needs precomputed."""
 
     box: tuple[int, int, int, int]  # x0, y0, x1, y1 in the frame
     corners: np.ndarray  # 4x2, the reference's corners
-    order: np.ndarray
-    bounds: tuple[int, ...]
-    centred: np.ndarray  # grey levels less their mean
+    centred: np.ndarray  # grey levels less their mean (flat)
     energy: float  # centred @ centred
-    gradients: np.ndarray  # (2, pixels): d/dx and d/dy of the grey levels
-    inverses: tuple[np.ndarray, ...]  # per quarter, the inverse of its gradients' 2x2 normal matrix
+    gradients: np.ndarray  # (8, pixels): d/dx, d/dy of the grey levels, rows 2q, 2q + 1 only in quarter q
+    inverses: np.ndarray  # (4, 2, 2): per quarter, the inverse of its gradients' normal matrix
 
     @classmethod
     def of(cls, grey: np.ndarray, corners: np.ndarray) -> "_MarkerPatch | None":
@@ -234,39 +228,36 @@ class _MarkerPatch:
             return None  # at the frame's edge: left to the search
         around = grey[y0 - 1 : y1 + 1, x0 - 1 : x1 + 1].astype(np.float64)
         values = around[1:-1, 1:-1]
-        gradients = np.stack([((around[1:-1, 2:] - around[1:-1, :-2]) / 2).ravel(),
-                              ((around[2:, 1:-1] - around[:-2, 1:-1]) / 2).ravel()])
+        gx = ((around[1:-1, 2:] - around[1:-1, :-2]) / 2).ravel()
+        gy = ((around[2:, 1:-1] - around[:-2, 1:-1]) / 2).ravel()
         rows, cols = np.indices(values.shape)
         top, left = (rows < values.shape[0] // 2).ravel(), (cols < values.shape[1] // 2).ravel()
-        quarters = [np.flatnonzero((top == t) & (left == l)) for t in (True, False) for l in (True, False)]
-        order = np.concatenate(quarters)
-        bounds = tuple(int(b) for b in np.cumsum([0] + [len(q) for q in quarters]))
-        gradients = np.ascontiguousarray(gradients[:, order])
-        inverses = []
-        for start, stop in zip(bounds, bounds[1:]):
-            normal = gradients[:, start:stop] @ gradients[:, start:stop].T
-            if np.linalg.det(normal) <= 1e-6 * float(np.trace(normal)) ** 2 or np.trace(normal) == 0:
+        gradients = np.zeros((8, values.size))
+        inverses = np.zeros((4, 2, 2))
+        for q, (t, l) in enumerate(((True, True), (True, False), (False, True), (False, False))):
+            inside = (top == t) & (left == l)
+            gradients[2 * q, inside], gradients[2 * q + 1, inside] = gx[inside], gy[inside]
+            normal = gradients[2 * q : 2 * q + 2] @ gradients[2 * q : 2 * q + 2].T
+            if np.trace(normal) == 0 or np.linalg.det(normal) <= 1e-6 * float(np.trace(normal)) ** 2:
                 return None  # a quarter without edges both ways cannot show a shift
-            inverses.append(np.linalg.inv(normal))
-        centred = values.ravel()[order] - values.mean()
-        return cls((int(x0), int(y0), int(x1), int(y1)), corners.copy(), order, bounds, centred,
-                   float(centred @ centred), gradients, tuple(inverses))
+            inverses[q] = np.linalg.inv(normal)
+        centred = values.ravel() - values.mean()
+        return cls((int(x0), int(y0), int(x1), int(y1)), corners.copy(), centred, float(centred @ centred),
+                   gradients, inverses)
 
     def is_unmoved(self, image: np.ndarray) -> bool:
         x0, y0, x1, y1 = self.box
-        values = to_gray(image[y0:y1, x0:x1]).ravel()[self.order].astype(np.float64)
+        values = to_gray(image[y0:y1, x0:x1]).ravel().astype(np.float64)
         values -= values.mean()
         gain = float(values @ self.centred) / self.energy
         if not STILL_GAIN[0] <= gain <= STILL_GAIN[1]:
             return False
         residual = values - gain * self.centred
-        # residual ~ -gain * (gradient . shift): per quarter, its least-squares shift.
-        for inverse, start, stop in zip(self.inverses, self.bounds, self.bounds[1:]):
-            gradients = self.gradients[:, start:stop]
-            shift = -(inverse @ (gradients @ residual[start:stop])) / gain
-            if shift[0] * shift[0] + shift[1] * shift[1] > STILL_SHIFT_PX**2:
-                return False
-            residual[start:stop] += gain * (shift @ gradients)
+        # residual ~ -gain * (gradient . shift): each quarter's least-squares shift, all at once.
+        shifts = -np.einsum("qij,qj->qi", self.inverses, (self.gradients @ residual).reshape(4, 2)) / gain
+        if float((shifts * shifts).sum(axis=1).max()) > STILL_SHIFT_PX**2:
+            return False
+        residual += gain * (shifts.ravel() @ self.gradients)
         return float(residual @ residual) / len(residual) <= STILL_RESIDUAL**2
 
 
