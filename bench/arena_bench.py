@@ -37,14 +37,19 @@ from vision.synth.arena_scene import random_match_scene, render_scene  # noqa: E
 LAYOUT = Path(__file__).resolve().parents[1] / "assistant" / "boxes" / "data" / "arenas" / "line-9.toml"
 
 
-def best_of(fn, repeat: int, clock=time.perf_counter) -> float:
-    """Fastest of ``repeat`` runs in ms: the cost without scheduler noise."""
-    times = []
+def best_of_each(fns, repeat: int, clock=time.perf_counter) -> list[float]:
+    """Fastest of ``repeat`` runs of each function, in ms: the cost without scheduler noise.
+
+    The functions take turns within each round, so a busy spell on a shared machine slows
+    them alike rather than one of them.
+    """
+    best = [float("inf")] * len(fns)
     for _ in range(repeat):
-        start = clock()
-        fn()
-        times.append((clock() - start) * 1000)
-    return min(times)
+        for index, fn in enumerate(fns):
+            start = clock()
+            fn()
+            best[index] = min(best[index], (clock() - start) * 1000)
+    return best
 
 
 def main() -> int:
@@ -74,12 +79,16 @@ def main() -> int:
             unmoved = prepare_reference(render_scene(dataclasses.replace(reference_scene, pose=live_scene.pose), geometry),
                                         geometry)
             grey = cv2.cvtColor(live, cv2.COLOR_BGR2GRAY)
-            bare = best_of(lambda: detector.detectMarkers(grey), args.repeat, clock)
-            timed = (
-                best_of(lambda: read_arena(live, prepared, geometry, annotate=False), args.repeat, clock),
-                best_of(lambda: read_arena(live, unmoved, geometry, annotate=False), args.repeat, clock),
-                best_of(lambda: read_arena(live, prepared, geometry), args.repeat, clock),
-                best_of(lambda: read_arena(live, reference, geometry, annotate=False), args.repeat, clock),
+            bare, *timed = best_of_each(
+                (
+                    lambda: detector.detectMarkers(grey),
+                    lambda: read_arena(live, prepared, geometry, annotate=False),
+                    lambda: read_arena(live, unmoved, geometry, annotate=False),
+                    lambda: read_arena(live, prepared, geometry),
+                    lambda: read_arena(live, reference, geometry, annotate=False),
+                ),
+                args.repeat,
+                clock,
             )
             rows.append((bare, timed))
         bare = statistics.median(row[0] for row in rows)

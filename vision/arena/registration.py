@@ -220,30 +220,32 @@ class _MarkerPatch:
     inverses: np.ndarray  # (4, 2, 2): per quarter, the inverse of its gradients' normal matrix
 
     @classmethod
-    def of(cls, grey: np.ndarray, corners: np.ndarray) -> "_MarkerPatch | None":
-        h, w = grey.shape
+    def of(cls, image: np.ndarray, corners: np.ndarray) -> "_MarkerPatch | None":
+        h, w = image.shape[:2]
         x0, y0 = np.floor(corners.min(axis=0)).astype(int) - _STILL_MARGIN_PX
         x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + _STILL_MARGIN_PX + 1
         if x0 < 1 or y0 < 1 or x1 > w - 1 or y1 > h - 1:
             return None  # at the frame's edge: left to the search
-        around = grey[y0 - 1 : y1 + 1, x0 - 1 : x1 + 1].astype(np.float64)
+        around = to_gray(image[y0 - 1 : y1 + 1, x0 - 1 : x1 + 1]).astype(np.float64)
         values = around[1:-1, 1:-1]
-        gx = ((around[1:-1, 2:] - around[1:-1, :-2]) / 2).ravel()
-        gy = ((around[2:, 1:-1] - around[:-2, 1:-1]) / 2).ravel()
-        rows, cols = np.indices(values.shape)
-        top, left = (rows < values.shape[0] // 2).ravel(), (cols < values.shape[1] // 2).ravel()
-        gradients = np.zeros((8, values.size))
+        gx = (around[1:-1, 2:] - around[1:-1, :-2]) / 2
+        gy = (around[2:, 1:-1] - around[:-2, 1:-1]) / 2
+        rows, cols = values.shape
+        middle_row, middle_col = rows // 2, cols // 2
+        gradients = np.zeros((8, rows, cols))
         inverses = np.zeros((4, 2, 2))
-        for q, (t, l) in enumerate(((True, True), (True, False), (False, True), (False, False))):
-            inside = (top == t) & (left == l)
-            gradients[2 * q, inside], gradients[2 * q + 1, inside] = gx[inside], gy[inside]
-            normal = gradients[2 * q : 2 * q + 2] @ gradients[2 * q : 2 * q + 2].T
+        quarters = ((slice(0, middle_row), slice(0, middle_col)), (slice(0, middle_row), slice(middle_col, cols)),
+                    (slice(middle_row, rows), slice(0, middle_col)), (slice(middle_row, rows), slice(middle_col, cols)))
+        for q, (r, c) in enumerate(quarters):
+            gradients[2 * q][r, c], gradients[2 * q + 1][r, c] = gx[r, c], gy[r, c]
+            pair = np.stack([gx[r, c].ravel(), gy[r, c].ravel()])
+            normal = pair @ pair.T
             if np.trace(normal) == 0 or np.linalg.det(normal) <= 1e-6 * float(np.trace(normal)) ** 2:
                 return None  # a quarter without edges both ways cannot show a shift
             inverses[q] = np.linalg.inv(normal)
         centred = values.ravel() - values.mean()
         return cls((int(x0), int(y0), int(x1), int(y1)), corners.copy(), centred, float(centred @ centred),
-                   gradients, inverses)
+                   gradients.reshape(8, -1), inverses)
 
     def is_unmoved(self, image: np.ndarray) -> bool:
         x0, y0, x1, y1 = self.box
@@ -280,8 +282,7 @@ class StillMarkers:
 
     @classmethod
     def of(cls, image: np.ndarray, registration: "Registration") -> "StillMarkers":
-        grey = to_gray(image)
-        patches = {m: _MarkerPatch.of(grey, registration.corners[m]) for m in registration.markers_used}
+        patches = {m: _MarkerPatch.of(image, registration.corners[m]) for m in registration.markers_used}
         if any(patch is None for patch in patches.values()):
             return cls({})  # a marker at the frame's edge cannot be checked: always search
         return cls(patches, registration)
