@@ -282,6 +282,8 @@ class StillMarkers:
 
     @classmethod
     def of(cls, image: np.ndarray, registration: "Registration") -> "StillMarkers":
+        if not registration.ok or any(m not in registration.corners for m in registration.markers_used):
+            return cls({})  # nothing to compare with: always search
         patches = {m: _MarkerPatch.of(image, registration.corners[m]) for m in registration.markers_used}
         if any(patch is None for patch in patches.values()):
             return cls({})  # a marker at the frame's edge cannot be checked: always search
