@@ -248,19 +248,22 @@ class _MarkerPatch:
                    gradients.reshape(8, -1), inverses)
 
     def is_unmoved(self, image: np.ndarray) -> bool:
+        # np.einsum, not @: on patches this size numpy hands @ to OpenBLAS threads, which
+        # spin for far more CPU than the products cost.
         x0, y0, x1, y1 = self.box
         values = to_gray(image[y0:y1, x0:x1]).ravel().astype(np.float64)
         values -= values.mean()
-        gain = float(values @ self.centred) / self.energy
+        gain = float(np.einsum("i,i", values, self.centred)) / self.energy
         if not STILL_GAIN[0] <= gain <= STILL_GAIN[1]:
             return False
         residual = values - gain * self.centred
         # residual ~ -gain * (gradient . shift): each quarter's least-squares shift, all at once.
-        shifts = -np.einsum("qij,qj->qi", self.inverses, (self.gradients @ residual).reshape(4, 2)) / gain
+        projected = np.einsum("ki,i->k", self.gradients, residual).reshape(4, 2)
+        shifts = -np.einsum("qij,qj->qi", self.inverses, projected) / gain
         if float((shifts * shifts).sum(axis=1).max()) > STILL_SHIFT_PX**2:
             return False
-        residual += gain * (shifts.ravel() @ self.gradients)
-        return float(residual @ residual) / len(residual) <= STILL_RESIDUAL**2
+        residual += gain * np.einsum("k,ki->i", shifts.ravel(), self.gradients)
+        return float(np.einsum("i,i", residual, residual)) / len(residual) <= STILL_RESIDUAL**2
 
 
 @dataclass(frozen=True)

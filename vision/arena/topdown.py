@@ -7,7 +7,6 @@ a lamp): a smooth per-channel gain field is fitted robustly and removed before c
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 import cv2
@@ -172,25 +171,16 @@ def _lighting_rows(live: SmoothView, reference: SmoothView, usable: np.ndarray) 
 
 
 def _under_new_light(reference: SmoothView, rows: np.ndarray) -> np.ndarray:
-    """The reference's log plus the lighting field: one small matrix product over the view
-    seen as (rows, columns x channels). cv2.gemm, not numpy's @: OpenBLAS would spread it
-    over threads that spin for more CPU than the product itself costs."""
+    """The reference's log plus the lighting field, P + u Q per row and channel.
+
+    Built channel by channel on plain 2-D arrays (numpy's broadcasting over a last axis of 3
+    is slow) and merged. Not as a matrix product: numpy's @ and cv2.gemm both hand it to
+    OpenBLAS threads, which spin for far more CPU than the product costs.
+    """
     h, w = reference.log.shape[:2]
-    flat = reference.log.reshape(h, w * 3)
-    return cv2.gemm(rows, _along_columns(w), 1.0, flat, 1.0).reshape(h, w, 3)
-
-
-@functools.lru_cache(maxsize=8)
-def _along_columns(width: int) -> np.ndarray:
-    """(6, width x 3): picks P's channel k, and u times Q's, into column u, channel k."""
-    u = np.arange(width, dtype=np.float32) / width - 0.5
-    basis = np.zeros((6, width, 3), np.float32)
-    for k in range(3):
-        basis[k, :, k] = 1.0
-        basis[3 + k, :, k] = u
-    basis = basis.reshape(6, width * 3)
-    basis.flags.writeable = False  # shared between calls
-    return basis
+    u = (np.arange(w, dtype=np.float32) / w - 0.5)[None, :]
+    field = cv2.merge([rows[:, k : k + 1] + u * rows[:, 3 + k : 4 + k] for k in range(3)])
+    return cv2.add(reference.log, field)
 
 
 def _channel_max(values: np.ndarray) -> np.ndarray:
