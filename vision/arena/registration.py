@@ -239,13 +239,13 @@ class _MarkerPatch:
         for q, (r, c) in enumerate(quarters):
             gradients[2 * q][r, c], gradients[2 * q + 1][r, c] = gx[r, c], gy[r, c]
             pair = np.stack([gx[r, c].ravel(), gy[r, c].ravel()])
-            normal = pair @ pair.T
+            normal = np.einsum("ki,li->kl", pair, pair)  # not @: see is_unmoved
             if np.trace(normal) == 0 or np.linalg.det(normal) <= 1e-6 * float(np.trace(normal)) ** 2:
                 return None  # a quarter without edges both ways cannot show a shift
             inverses[q] = np.linalg.inv(normal)
         centred = values.ravel() - values.mean()
-        return cls((int(x0), int(y0), int(x1), int(y1)), corners.copy(), centred, float(centred @ centred),
-                   gradients.reshape(8, -1), inverses)
+        energy = float(np.einsum("i,i", centred, centred))
+        return cls((int(x0), int(y0), int(x1), int(y1)), corners.copy(), centred, energy, gradients.reshape(8, -1), inverses)
 
     def is_unmoved(self, image: np.ndarray) -> bool:
         # np.einsum, not @: on patches this size numpy hands @ to OpenBLAS threads, which
