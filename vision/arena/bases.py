@@ -474,11 +474,20 @@ def _unexplained(mask, view: BoardView, geometry: BoardGeometry, camera: CameraP
         near_spaces[rows, cols] = 1
     left = (mask > 0) & (explained == 0) & (near_spaces > 0)
     left = cv2.morphologyEx(left.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    count, _, stats, centroids = cv2.connectedComponentsWithStats(left, connectivity=8)
+    # Areas and centroids counted from the labelled pixels: connectedComponentsWithStats
+    # costs several times as much on the whole view, which is mostly empty here.
+    count, labels = cv2.connectedComponents(left, connectivity=8)
+    if count <= 1:
+        return []
+    vs, us = np.nonzero(labels)
+    label = labels[vs, us]
+    area = np.bincount(label, minlength=count)
+    centre_u = np.bincount(label, weights=us, minlength=count)
+    centre_v = np.bincount(label, weights=vs, minlength=count)
     return [
-        view.to_mm(*centroids[i])
+        view.to_mm(centre_u[i] / area[i], centre_v[i] / area[i])
         for i in range(1, count)
-        if stats[i, cv2.CC_STAT_AREA] >= _UNEXPLAINED_AREA_MM2 * ppm * ppm
+        if area[i] >= _UNEXPLAINED_AREA_MM2 * ppm * ppm
     ]
 
 
@@ -564,17 +573,13 @@ def _figure_evidence(mask, view: BoardView, camera: CameraPosition, x: float, y:
     ax, ay = lx / reach, ly / reach
     distances = np.arange(start, reach, 1.0)
     h, w = mask.shape
-    hits = []
-    in_view = False
-    for d in distances:
-        u, v = view.to_px(x + ax * d, y + ay * d)
-        ui, vi = int(round(u)), int(round(v))
-        if 0 <= ui < w and 0 <= vi < h:
-            in_view = True
-            if search[vi, ui]:
-                hits.append(bool(mask[vi, ui]))
-    if not hits:
-        return Evidence.PARTIAL if in_view else Evidence.UNKNOWN
+    u, v = view.to_px(x + ax * distances, y + ay * distances)
+    ui, vi = np.round(u).astype(int), np.round(v).astype(int)
+    in_view = (ui >= 0) & (ui < w) & (vi >= 0) & (vi < h)
+    ui, vi = ui[in_view], vi[in_view]
+    hits = mask[vi, ui][search[vi, ui].astype(bool)] != 0
+    if not hits.size:
+        return Evidence.PARTIAL if in_view.any() else Evidence.UNKNOWN
     share = float(np.mean(hits))
     if share >= 0.7:
         return Evidence.YES
@@ -648,9 +653,12 @@ def _grow_into_faint_change(mask: np.ndarray, faint: np.ndarray) -> np.ndarray:
     changes it clearly; faint pixels on their own are noise or light, and stay out.
     """
     count, labels = cv2.connectedComponents(faint.astype(np.uint8), connectivity=8)
-    seeded = np.zeros(count, bool)
-    seeded[np.unique(labels[mask > 0])] = True
+    seeded = np.bincount(labels[mask > 0], minlength=count) > 0
     seeded[0] = False
+    if count <= 256:  # a byte lookup table costs far less than numpy's fancy indexing
+        table = np.zeros(256, np.uint8)
+        table[:count] = seeded
+        return cv2.LUT(labels.astype(np.uint8), table) | (mask > 0).astype(np.uint8)
     return (seeded[labels] | (mask > 0)).astype(np.uint8)
 
 
@@ -777,25 +785,47 @@ def _median(values: np.ndarray) -> float:
 
 def _robust_circle(points: np.ndarray):
     """Least-squares circle (centre, radius, rms) that drops rim points from a touching neighbour."""
+    # The 3x3 normal equations of 2 cx x + 2 cy y + c = x^2 + y^2, formed from sums (centred
+    # on the points' mean, which keeps them small) and solved by Cramer's rule: with some 20
+    # points, numpy's per-call cost is what would dominate.
+    ox, oy = (float(value) for value in points.mean(axis=0))
+    xs, ys = points[:, 0] - ox, points[:, 1] - oy
+    squares = xs * xs + ys * ys
     keep = np.ones(len(points), bool)
     result = None
     for _ in range(3):
-        if keep.sum() < 5:
+        n = int(np.count_nonzero(keep))
+        if n < 5:
             return result
-        p = points[keep]
-        design = np.column_stack([2 * p[:, 0], 2 * p[:, 1], np.ones(len(p))])
-        normal = design.T @ design
-        if abs(np.linalg.det(normal)) < 1e-9:
+        x, y, q = xs[keep], ys[keep], squares[keep]
+        sx, sy = float(x.sum()), float(y.sum())
+        sxx, syy, sxy = float(x @ x), float(y @ y), float(x @ y)
+        normal = ((4 * sxx, 4 * sxy, 2 * sx), (4 * sxy, 4 * syy, 2 * sy), (2 * sx, 2 * sy, float(n)))
+        rhs = (2 * float(x @ q), 2 * float(y @ q), float(q.sum()))
+        det = _det3(normal)
+        if abs(det) < 1e-9:
             return result
-        cx, cy, c = np.linalg.solve(normal, design.T @ (p**2).sum(axis=1))
+        cx, cy, c = (_det3(_with_column(normal, k, rhs)) / det for k in range(3))
         r2 = c + cx**2 + cy**2
         if r2 <= 0:
             return None
         r = math.sqrt(r2)
-        residual = np.abs(np.hypot(points[:, 0] - cx, points[:, 1] - cy) - r)
-        result = (cx, cy, r, float(np.sqrt(np.mean(residual[keep] ** 2))))
-        new_keep = residual < max(1.0, 2.5 * _median(residual[keep]))
+        residual = np.abs(np.hypot(xs - cx, ys - cy) - r)
+        kept = residual[keep]
+        result = (cx + ox, cy + oy, r, math.sqrt(float(kept @ kept) / n))
+        new_keep = residual < max(1.0, 2.5 * _median(kept))
         if np.array_equal(new_keep, keep):
             break
         keep = new_keep
     return result
+
+
+def _det3(m) -> float:
+    return (m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+            - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]))
+
+
+def _with_column(m, k: int, column):
+    """The 3x3 ``m`` with column ``k`` replaced (Cramer's rule)."""
+    return tuple(tuple(column[i] if j == k else m[i][j] for j in range(3)) for i in range(3))

@@ -19,9 +19,8 @@ import cv2
 import numpy as np
 
 from vision.arena.geometry import BoardGeometry
-from vision.arena.reader import ArenaInputError, PreparedReference, check_image
+from vision.arena.reader import ArenaInputError, PreparedReference, check_image, prepare_reference
 from vision.arena.registration import Registration, register
-from vision.arena.topdown import BoardView, SmoothView
 
 CALIBRATION_FILE = "arena-calibration.json"
 REFERENCE_FILE = "arena-reference.png"
@@ -53,10 +52,7 @@ class ArenaCalibration:
         """The reference ready for :func:`vision.arena.read_arena` (built once, then reused)."""
         cached = self.__dict__.get("_prepared")
         if cached is None:
-            view = BoardView.of(self.geometry)
-            smooth = SmoothView.of(view.warp(self.reference_image, self.registration.homography))
-            height, width = self.reference_image.shape[:2]
-            cached = PreparedReference(self.registration, view, smooth, (width, height))
+            cached = prepare_reference(self.reference_image, self.geometry, registration=self.registration)
             object.__setattr__(self, "_prepared", cached)
         return cached
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from vision.arena.geometry import BoardGeometry
-from vision.arena.registration import Registration, register
+from vision.arena.registration import Registration, StillMarkers, register
 from vision.arena.settings import ArenaSettings
 from vision.arena.bases import TOKEN_MAX_MM, Blob, FirmDoubt, change_mask, find_blobs, is_clear_base, select_bases
 from vision.arena.pose import camera_position
@@ -75,11 +75,18 @@ class PreparedReference:
     view: BoardView
     smooth: SmoothView
     image_size: tuple[int, int] | None = None  # (width, height) of the reference image
+    still: StillMarkers | None = None  # the reference's marker patches, to spot an unmoved camera
 
     def expected_markers(self, image: np.ndarray) -> np.ndarray | None:
         """Where the markers should be in a same-size image: where the reference had them."""
-        same = self.image_size == (image.shape[1], image.shape[0])
-        return self.registration.homography if same else None
+        return self.registration.homography if self._same_size(image) else None
+
+    def still_markers(self, image: np.ndarray) -> StillMarkers | None:
+        """How the reference saw its markers, for a same-size image (see :class:`StillMarkers`)."""
+        return self.still if self._same_size(image) else None
+
+    def _same_size(self, image: np.ndarray) -> bool:
+        return self.image_size == (image.shape[1], image.shape[0])
 
 
 def check_image(image: object, name: str = "image") -> np.ndarray:
@@ -96,15 +103,22 @@ def check_image(image: object, name: str = "image") -> np.ndarray:
     return image
 
 
-def prepare_reference(reference: np.ndarray, geometry: BoardGeometry) -> PreparedReference:
-    """Register and warp the empty reference; refuse one whose markers do not map the board."""
+def prepare_reference(
+    reference: np.ndarray, geometry: BoardGeometry, *, registration: Registration | None = None
+) -> PreparedReference:
+    """Register and warp the empty reference; refuse one whose markers do not map the board.
+
+    ``registration`` is the reference's own, if it was registered already (calibration).
+    """
     reference = check_image(reference, "reference")
-    registration = register(reference, geometry)
+    registration = register(reference, geometry) if registration is None else registration
     if not registration.ok:
         raise ArenaInputError(f"the reference image cannot be used: {registration.error}")
     view = BoardView.of(geometry)
     smooth = SmoothView.of(view.warp(reference, registration.homography))
-    return PreparedReference(registration, view, smooth, (reference.shape[1], reference.shape[0]))
+    return PreparedReference(
+        registration, view, smooth, (reference.shape[1], reference.shape[0]), StillMarkers.of(reference, registration)
+    )
 
 
 def read_arena(
@@ -126,7 +140,9 @@ def read_arena(
         raise ValueError(f"fighters is {fighters!r}: it must be a whole number of fighters, 0 or more")
     image = check_image(image)
     prepared = reference if isinstance(reference, PreparedReference) else prepare_reference(reference, geometry)
-    registration = register(image, geometry, expected=prepared.expected_markers(image))
+    registration = register(
+        image, geometry, expected=prepared.expected_markers(image), still=prepared.still_markers(image)
+    )
     if not registration.ok:
         reading = ArenaReading(False, (), (), registration.markers_found, registration.error, registration=registration)
     else:

@@ -195,6 +195,126 @@ def detect_markers(
     return found
 
 
+#: A marker counts as unmoved when each quarter of its patch sits within this (px) of where
+#: the reference had it: well under the detector's own corner noise.
+STILL_SHIFT_PX = 0.15
+#: ... and what is left once the light change and that shift are taken out is sensor noise
+#: (rms grey levels; a hand, a shadow edge or a card across the marker leaves far more).
+STILL_RESIDUAL = 10.0
+#: ... and the marker's contrast is still there: its grey levels scaled by this much at most
+#: (a lamp or the evening changes it; a hand over it, gain ~0, does not pass).
+STILL_GAIN = (0.4, 2.5)
+#: Pixels round a marker's corners in its patch: its black edges against the quiet zone.
+_STILL_MARGIN_PX = 3
+
+
+@dataclass(frozen=True)
+class _MarkerPatch:
+    """One reference marker's grey patch, with what the unmoved test needs precomputed."""
+
+    box: tuple[int, int, int, int]  # x0, y0, x1, y1 in the frame
+    corners: np.ndarray  # 4x2, the reference's corners
+    centred: np.ndarray  # grey levels less their mean (flat)
+    energy: float  # centred @ centred
+    gradients: np.ndarray  # (8, pixels): d/dx, d/dy of the grey levels, rows 2q, 2q + 1 only in quarter q
+    inverses: np.ndarray  # (4, 2, 2): per quarter, the inverse of its gradients' normal matrix
+
+    @classmethod
+    def of(cls, image: np.ndarray, corners: np.ndarray) -> "_MarkerPatch | None":
+        h, w = image.shape[:2]
+        x0, y0 = np.floor(corners.min(axis=0)).astype(int) - _STILL_MARGIN_PX
+        x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + _STILL_MARGIN_PX + 1
+        if x0 < 1 or y0 < 1 or x1 > w - 1 or y1 > h - 1:
+            return None  # at the frame's edge: left to the search
+        around = to_gray(image[y0 - 1 : y1 + 1, x0 - 1 : x1 + 1]).astype(np.float64)
+        values = around[1:-1, 1:-1]
+        gx = (around[1:-1, 2:] - around[1:-1, :-2]) / 2
+        gy = (around[2:, 1:-1] - around[:-2, 1:-1]) / 2
+        rows, cols = values.shape
+        middle_row, middle_col = rows // 2, cols // 2
+        gradients = np.zeros((8, rows, cols))
+        inverses = np.zeros((4, 2, 2))
+        quarters = ((slice(0, middle_row), slice(0, middle_col)), (slice(0, middle_row), slice(middle_col, cols)),
+                    (slice(middle_row, rows), slice(0, middle_col)), (slice(middle_row, rows), slice(middle_col, cols)))
+        for q, (r, c) in enumerate(quarters):
+            gradients[2 * q][r, c], gradients[2 * q + 1][r, c] = gx[r, c], gy[r, c]
+            pair = np.stack([gx[r, c].ravel(), gy[r, c].ravel()])
+            normal = np.einsum("ki,li->kl", pair, pair)  # not @: see is_unmoved
+            if np.trace(normal) == 0 or np.linalg.det(normal) <= 1e-6 * float(np.trace(normal)) ** 2:
+                return None  # a quarter without edges both ways cannot show a shift
+            inverses[q] = np.linalg.inv(normal)
+        centred = values.ravel() - values.mean()
+        energy = float(np.einsum("i,i", centred, centred))
+        return cls((int(x0), int(y0), int(x1), int(y1)), corners.copy(), centred, energy, gradients.reshape(8, -1), inverses)
+
+    def is_unmoved(self, image: np.ndarray) -> bool:
+        # np.einsum, not @: on patches this size numpy hands @ to OpenBLAS threads, which
+        # spin for far more CPU than the products cost.
+        x0, y0, x1, y1 = self.box
+        values = to_gray(image[y0:y1, x0:x1]).ravel().astype(np.float64)
+        values -= values.mean()
+        gain = float(np.einsum("i,i", values, self.centred)) / self.energy
+        if not STILL_GAIN[0] <= gain <= STILL_GAIN[1]:
+            return False
+        residual = values - gain * self.centred
+        # residual ~ -gain * (gradient . shift): each quarter's least-squares shift, all at once.
+        projected = np.einsum("ki,i->k", self.gradients, residual).reshape(4, 2)
+        shifts = -np.einsum("qij,qj->qi", self.inverses, projected) / gain
+        if float((shifts * shifts).sum(axis=1).max()) > STILL_SHIFT_PX**2:
+            return False
+        residual += gain * np.einsum("k,ki->i", shifts.ravel(), self.gradients)
+        return float(np.einsum("i,i", residual, residual)) / len(residual) <= STILL_RESIDUAL**2
+
+
+@dataclass(frozen=True)
+class StillMarkers:
+    """The reference's markers as it saw them, to tell cheaply whether a frame shows them unmoved.
+
+    In a match the camera mostly stays where calibration put it: a marker's patch in the
+    frame is then the reference's under another light. The test, per marker: the frame's
+    grey levels are fitted as gain and offset of the reference's; each quarter of the patch
+    (one corner in each) gets a Lucas-Kanade shift estimate, all of which must be under
+    :data:`STILL_SHIFT_PX`; and what is left must be noise. Only when every marker the
+    reference was registered by passes are its corners (so its very mapping) reused: the
+    live view is then warped exactly as the reference was. A camera that moved, or a marker
+    covered or shaded, leaves the frame to the usual search.
+    """
+
+    patches: Mapping[int, _MarkerPatch]  # every marker the reference's mapping used, or none
+    registration: "Registration | None" = None  # the reference's
+
+    @classmethod
+    def of(cls, image: np.ndarray, registration: "Registration") -> "StillMarkers":
+        if not registration.ok or any(m not in registration.corners for m in registration.markers_used):
+            return cls({})  # nothing to compare with: always search
+        patches = {m: _MarkerPatch.of(image, registration.corners[m]) for m in registration.markers_used}
+        if any(patch is None for patch in patches.values()):
+            return cls({})  # a marker at the frame's edge cannot be checked: always search
+        return cls(patches, registration)
+
+    def registration_of(self, image: np.ndarray) -> "Registration | None":
+        """What :func:`register` makes of ``image`` if it shows every marker unmoved, else None.
+
+        Those are the reference's corners of the markers its mapping used, and from them
+        :func:`register` fits that same mapping again: it is taken as it is.
+        """
+        if self.registration is None or self.all_unmoved(image) is None:
+            return None
+        used = self.registration.markers_used
+        corners = {m: self.registration.corners[m].copy() for m in used}
+        return Registration(self.registration.homography, used, used, corners, error_px=self.registration.error_px)
+
+    def unmoved(self, image: np.ndarray) -> dict[int, np.ndarray]:
+        """Markers that ``image`` (the reference's size) shows where the reference had them: id -> corners."""
+        return {m: patch.corners.copy() for m, patch in self.patches.items() if patch.is_unmoved(image)}
+
+    def all_unmoved(self, image: np.ndarray) -> dict[int, np.ndarray] | None:
+        """The reference's corners if ``image`` shows every one of its markers unmoved, else None."""
+        if not self.patches or not all(patch.is_unmoved(image) for patch in self.patches.values()):
+            return None
+        return {m: patch.corners.copy() for m, patch in self.patches.items()}
+
+
 @dataclass(frozen=True)
 class Registration:
     """The outcome of registering one image against the board geometry."""
@@ -225,11 +345,18 @@ def register(
     *,
     detected: Mapping[int, np.ndarray] | None = None,
     expected: np.ndarray | None = None,
+    still: StillMarkers | None = None,
 ) -> Registration:
     """Fit and check board mm -> image px from the board's markers in ``image``.
 
-    ``expected`` is where the markers were last seen (see :func:`detect_markers`).
+    ``expected`` is where the markers were last seen (see :func:`detect_markers`). ``still``
+    is how the reference saw them: a frame that shows every one of them unmoved is the
+    reference's view, and gets its mapping with no search at all (see :class:`StillMarkers`).
     """
+    if detected is None and still is not None:
+        unmoved = still.registration_of(image)
+        if unmoved is not None:
+            return unmoved
     image_size = (image.shape[1], image.shape[0])
     all_found = detect_markers(image, geometry, expected=expected) if detected is None else dict(detected)
     corners = {m: q for m, q in all_found.items() if m in geometry.markers}
@@ -315,7 +442,8 @@ def _camera_fit_errors(board: np.ndarray, image: np.ndarray, homography: np.ndar
 
 
 def _mean_side(quad: np.ndarray) -> float:
-    return float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+    sides = quad - quad[[3, 0, 1, 2]]  # each corner from the one before it (np.roll is slow)
+    return float(np.mean(np.sqrt((sides * sides).sum(axis=1))))
 
 
 def _keeps_orientation(homography: np.ndarray, geometry: BoardGeometry) -> bool:

@@ -73,15 +73,18 @@ class BoardView:
 
 @dataclass(frozen=True)
 class SmoothView:
-    """A top-down view, lightly smoothed against sensor noise, and its logarithm."""
+    """A top-down view, lightly smoothed against sensor noise, its logarithm, and that on the
+    lighting fit's coarse grid (a reference's is computed once, when it is prepared)."""
 
     bgr: np.ndarray
     log: np.ndarray
+    coarse_log: np.ndarray | None = None
 
     @classmethod
     def of(cls, view: np.ndarray) -> "SmoothView":
         smooth = cv2.GaussianBlur(view, (0, 0), 1.0)
-        return cls(smooth, np.log(smooth + _LOG_OFFSET))
+        log = cv2.log(cv2.add(smooth, _LOG_OFFSET))
+        return cls(smooth, log, _coarse(log))
 
 
 @dataclass(frozen=True)
@@ -98,43 +101,57 @@ def change_between(live: SmoothView, reference: SmoothView, usable: np.ndarray) 
     # Saturated pixels say nothing about the light: keep them out of its fit, and predict the
     # reference under the new light clipped the way the sensor clips.
     unsaturated = _channel_max(live.bgr) < _SATURATED
-    lighting = _lighting_field(cv2.subtract(live.log, reference.log), usable & unsaturated)
-    predicted = np.minimum(cv2.add(reference.log, lighting), _LOG_SATURATED)
+    predicted = np.minimum(_under_new_light(reference, _lighting_rows(live, reference, usable & unsaturated)), _LOG_SATURATED)
     ratio = cv2.subtract(live.log, predicted)
     luma = cv2.transform(ratio, np.full((1, 3), 1 / 3, np.float32))
     chroma_sq = cv2.transform(cv2.multiply(ratio, ratio), np.ones((1, 3), np.float32)) - 3 * luma * luma
-    chroma = np.sqrt(np.maximum(chroma_sq, 0))
+    tint = np.sqrt(np.maximum(chroma_sq, 0)) * (1 / CHROMA_CHANGE)
     # Shadows only darken, keeping the colour: darkening needs more to count than brightening.
-    brightness = np.where(luma > 0, luma * (1 / LUMA_CHANGE), luma * (-1 / DARKENING_CHANGE))
-    tint = chroma * (1 / CHROMA_CHANGE)
-    score = np.maximum(tint, brightness)
+    brightening = np.maximum(luma, 0) * (1 / LUMA_CHANGE)
+    darkening = np.maximum(-luma, 0) * (1 / DARKENING_CHANGE)
+    unshaded = np.maximum(tint, brightening)
+    score = np.maximum(unshaded, darkening)
     # The outline is found on the linear difference; a shadow's darkening is taken out of it
     # first (the reference dimmed as much as this pixel, up to a shadow's worth), or a
     # shadow beside a base would widen it.
     shade = cv2.exp(np.clip(luma, -DARKENING_CHANGE, 0.0))
     relit = cv2.subtract(cv2.exp(predicted), _LOG_OFFSET)  # the reference under the new light, clipped
-    difference = _channel_max(cv2.absdiff(live.bgr, relit * shade[..., None]))
-    return Change(score, np.maximum(tint, brightness * (luma > 0)), difference)
+    difference = _channel_max(cv2.absdiff(live.bgr, cv2.multiply(relit, cv2.cvtColor(shade, cv2.COLOR_GRAY2BGR))))
+    return Change(score, unshaded, difference)
 
 
 #: The lighting is fitted on a coarse grid: it varies slowly, and that is much cheaper.
 _LIGHT_CELL_PX = 8
 
 
-def _lighting_field(ratio: np.ndarray, usable: np.ndarray) -> np.ndarray:
+def _coarse(image: np.ndarray) -> np.ndarray:
+    """``image`` averaged over the lighting fit's cells."""
+    h, w = image.shape[:2]
+    return cv2.resize(image, (w // _LIGHT_CELL_PX, h // _LIGHT_CELL_PX), interpolation=cv2.INTER_AREA)
+
+
+def _lighting_rows(live: SmoothView, reference: SmoothView, usable: np.ndarray) -> np.ndarray:
     """A smooth (bilinear in log space) per-channel gain field, fitted robustly.
 
+    Returned per view row as (rows, 6): P (3 channels) and Q (3), the field at column u
+    being P + u Q (u from -0.5 to 0.5 across the view); see :func:`_under_new_light`.
+
     Most of the board is unchanged between reference and live image, so a trimmed
-    least-squares fit of the log ratio follows the light and ignores the miniatures.
+    least-squares fit of the log ratio follows the light and ignores the miniatures. The
+    fit is made on the coarse grid (cell means of the logs: the mean of a difference is the
+    difference of the means), so the full-size log ratio is never formed.
     """
-    h, w = ratio.shape[:2]
+    h, w = live.log.shape[:2]
     cell = _LIGHT_CELL_PX
-    coarse = cv2.resize(ratio, (w // cell, h // cell), interpolation=cv2.INTER_AREA)
-    keep = cv2.resize(usable.astype(np.float32), (w // cell, h // cell), interpolation=cv2.INTER_AREA) > 0.99
+    live_coarse = _coarse(live.log) if live.coarse_log is None else live.coarse_log
+    reference_coarse = _coarse(reference.log) if reference.coarse_log is None else reference.coarse_log
+    coarse = live_coarse - reference_coarse
+    keep = _coarse(usable.astype(np.float32)) > 0.99
     vs, us = np.nonzero(keep)
     samples = coarse[vs, us].astype(np.float64)
     if len(samples) < 50:
-        return np.broadcast_to(np.median(ratio.reshape(-1, 3), axis=0), ratio.shape).astype(np.float32)
+        gain = np.median(cv2.subtract(live.log, reference.log).reshape(-1, 3), axis=0)
+        return np.tile(np.concatenate([gain, np.zeros(3)]), (h, 1)).astype(np.float32)
     u = (us + 0.5) * cell / w - 0.5
     v = (vs + 0.5) * cell / h - 0.5
     design = np.column_stack([np.ones_like(u), u, v, u * v])
@@ -148,10 +165,22 @@ def _lighting_field(ratio: np.ndarray, usable: np.ndarray) -> np.ndarray:
         inliers = residual < spread
         if inliers.sum() < 50:
             break
-    uu = (np.arange(w, dtype=np.float32) / w - 0.5)[None, :]
-    vv = (np.arange(h, dtype=np.float32) / h - 0.5)[:, None]
-    c = coefficients.astype(np.float32)
-    return cv2.merge([(c[0, k] + c[1, k] * uu) + vv * (c[2, k] + c[3, k] * uu) for k in range(3)])
+    # Per row the field is linear along u: P(v) + u Q(v) with P = c0 + c2 v, Q = c1 + c3 v.
+    vv = (np.arange(h, dtype=np.float64) / h - 0.5)[:, None]
+    return np.hstack([coefficients[0] + coefficients[2] * vv, coefficients[1] + coefficients[3] * vv]).astype(np.float32)
+
+
+def _under_new_light(reference: SmoothView, rows: np.ndarray) -> np.ndarray:
+    """The reference's log plus the lighting field, P + u Q per row and channel.
+
+    Built channel by channel on plain 2-D arrays (numpy's broadcasting over a last axis of 3
+    is slow) and merged. Not as a matrix product: numpy's @ and cv2.gemm both hand it to
+    OpenBLAS threads, which spin for far more CPU than the product costs.
+    """
+    h, w = reference.log.shape[:2]
+    u = (np.arange(w, dtype=np.float32) / w - 0.5)[None, :]
+    field = cv2.merge([rows[:, k : k + 1] + u * rows[:, 3 + k : 4 + k] for k in range(3)])
+    return cv2.add(reference.log, field)
 
 
 def _channel_max(values: np.ndarray) -> np.ndarray:
