@@ -178,3 +178,14 @@ def test_a_token_against_a_base_the_boards_colour_does_not_settle_the_count(geom
     for fighters in (len(live.miniatures), None):
         reading = read_arena(live_image, reference_image, geometry, annotate=False, fighters=fighters)
         assert not reading.ok or reading.occupied == truth, (fighters, reading.occupied, truth)
+
+
+def test_a_hand_reaching_onto_a_space_is_no_fighter(geometry):
+    # A hand over marker 10 reaches onto S1: its front edge fits a 30 mm disc with "a figure"
+    # (the rest of the hand) behind it.  No base is that wide: without the count it was read as
+    # a third fighter on S1.
+    reference, live, truth = random_match_scene(np.random.default_rng(50184), geometry)
+    assert live.hidden_markers == (10,) and truth == ("S6", "S7")
+    reading = read_arena(render_scene(live, geometry), render_scene(reference, geometry), geometry, ArenaSettings())
+    assert not reading.ok or reading.occupied == truth
+    assert "S1" not in reading.occupied

@@ -214,6 +214,8 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
     """Fighter, token, or unsure: from the rim size, the figure behind it, and its rings."""
     cut = _size_cut(settings)
     if blob.diameter_mm >= cut + SIZE_MARGIN_MM:  # base-sized
+        if blob.diameter_mm > settings.base_mm + CLEAR_BASE_SLACK_MM:
+            return Kind.UNSURE  # wider than a base fits: a hand or a card reaching in, two things
         if blob.ahead > MAX_CHANGE_AHEAD:
             return Kind.UNSURE  # more of the thing lies nearer the camera: this is not its rim
         if blob.coverage < MIN_BASE_COVERAGE:
