@@ -135,6 +135,7 @@ def test_the_unit_runs_the_installed_service_as_its_own_user_in_a_writable_direc
     assert "/var/lib/knockdown" in s["Service.ReadWritePaths"][0].split()
     assert "PYTHONUNBUFFERED=1" in s["Service.Environment"]
     assert "LG_WD=/var/lib/knockdown" in s["Service.Environment"]
+    assert "OPENBLAS_NUM_THREADS=1" in s["Service.Environment"]
     assert s["Service.StandardOutput"] == s["Service.StandardError"] == ["journal"]
 
 
