@@ -58,6 +58,9 @@ MAX_FIGURE_MM = 70.0
 FIGURE_HALF_WIDTH_MM = 14.0
 #: A base's rim is the front of its object: at most this share of a band in front changed.
 MAX_CHANGE_AHEAD = 0.4
+#: ... but a standing thing apart from every base keeps its doubt with a little more change in
+#: front: its own base, the colour of the board, shows there in part (a 0.38-0.42 share).
+STANDING_CHANGE_AHEAD = 0.5
 #: A clear base measures at most this much (mm) over ``base_mm`` (a shadow or blur widens it).
 CLEAR_BASE_SLACK_MM = 4.0
 #: A standing disc this far (mm) from every space is on none, even if it is a figure's foot.
@@ -309,7 +312,7 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
             # Something standing up on a space, apart from every taken base and with nothing of
             # it nearer the camera, is a fighter's foot: had one of those bases been something
             # else (a token and a figure fitted as one disc), this would be the fighter.
-            standing_apart = blob.stands_up and blob.ahead <= MAX_CHANGE_AHEAD and all(
+            standing_apart = blob.stands_up and blob.ahead <= STANDING_CHANGE_AHEAD and all(
                 math.hypot(blob.x_mm - b.x_mm, blob.y_mm - b.y_mm) >= b.radius_mm + blob.radius_mm - BASE_OVERLAP_MM
                 for b in bases)
             doubts.append(FirmDoubt(doubt) if standing_apart else doubt)

@@ -648,11 +648,13 @@ class TowerAnalyzer:
             occupied = band.mean(axis=0) >= 0.5
             # Bridge only one-pixel dropouts: a visible gap between cubes side by side means they do not touch.
             runs = _merge_fragments(_runs(occupied, max_gap=1), cube_px)
-            # Two pieces side by side, each narrower than any whole cube shows, less than a cube
-            # apart: two faces of one turned cube whose nearest edge the colours missed (a dim
-            # room), or two cubes each partly hidden.  Which, the view cannot say.
+            # Two pieces side by side, each narrower than any whole cube shows or together no
+            # wider than one turned cube shows (1.45 widths, and blur), less than a cube apart:
+            # two faces of one turned cube whose nearest edge the colours missed (a dim room), or
+            # two cubes each partly hidden.  Which, the view cannot say.
             unsure += [(layer, "width") for (a0, b0), (a1, b1) in zip(runs, runs[1:], strict=False)
-                       if max(b0 - a0, b1 - a1) < 0.7 * cube_px and a1 - b0 < cube_px]
+                       if (max(b0 - a0, b1 - a1) < 0.7 * cube_px or b1 - a0 < 1.6 * cube_px)
+                       and a1 - b0 < cube_px]
             face_lo, face_hi = view.row(z0 + 0.85 * cube), view.row(z0 + 0.15 * cube)
             run_ends: list[tuple[int, int, int]] = []  # (index of the run's last cube, run start, run end)
             for a, b in runs:
