@@ -26,6 +26,15 @@ def _unchecked_playout(setup, seed):
     return m
 
 
+def _unchecked_prefix(seed: int, n: int) -> tuple[Match, list[dict]]:
+    """A match of the first ``n`` events of a random playout, applied unchecked, and all its events."""
+    events = list(play_random(SETUP, seed, check=False)[0].events)
+    m = Match(SETUP)
+    for e in events[:n]:
+        m.apply_unchecked(e)
+    return m, events
+
+
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(min_value=0, max_value=2**32))
 def test_unchecked_playout_reaches_the_same_state_as_the_checked_replay(seed):
@@ -73,10 +82,7 @@ def test_checked_and_unchecked_events_mix_and_undo():
 
 
 def test_an_illegal_unchecked_event_is_refused_and_nothing_changes():
-    m, _ = play_random(SETUP, 3, check=False)
-    prefix = Match(SETUP)
-    for e in m.events[:100]:
-        prefix.apply_unchecked(e)
+    prefix, events = _unchecked_prefix(3, 100)
     before = prefix.snapshot()
     state_before = prefix.state
     attack = {"type": "attack", "player": prefix.state.active, "card": "No Such Card"}
@@ -90,22 +96,19 @@ def test_an_illegal_unchecked_event_is_refused_and_nothing_changes():
         prefix.apply_unchecked({"type": "teleport"})
     assert prefix.snapshot() == before
     # And the match goes on from there.
-    for e in m.events[100:110]:
+    for e in events[100:110]:
         prefix.apply_unchecked(e)
-    assert prefix.snapshot() == Match.replay(SETUP, m.events[:110]).snapshot()
+    assert prefix.snapshot() == Match.replay(SETUP, events[:110]).snapshot()
 
 
 def test_copy_is_independent_of_unchecked_events_on_the_original():
-    m, _ = play_random(SETUP, 9, check=False)
-    a = Match(SETUP)
-    for e in m.events[:60]:
-        a.apply_unchecked(e)
+    a, events = _unchecked_prefix(9, 60)
     b = a.copy()
     frozen = b.snapshot()
-    for e in m.events[60:90]:
+    for e in events[60:90]:
         a.apply_unchecked(e)
     assert b.snapshot() == frozen
-    for e in m.events[60:90]:
+    for e in events[60:90]:
         b.apply_unchecked(e)
     assert b.snapshot() == a.snapshot()
 

@@ -80,20 +80,30 @@ def test_a_cube_with_one_cube_under_it_rests_on_that_one_however_small_the_overl
     assert sure == 3
 
 
-def test_a_cube_bridging_two_is_not_sure_of_a_thin_overlap():
-    # The left cube of a pair carries one cube squarely and the edge of a cube bridging the pair.
-    # With two cubes under the bridge, its 3 mm overlap on the left may be a measuring error: the
-    # left cube's third contact is possible, not sure.
-    boxes = [
+def _pair_carrying_a_cube_and_a_bridge() -> list[_CubeBox]:
+    # The left cube of a pair carries one cube squarely and the thin (3 mm) edge of a cube
+    # bridging the pair.
+    return [
         _CubeBox(0, -5.0, 5.0, False),
         _CubeBox(1, -10.0, 0.0, False, SIDE_SEEN_APART),
         _CubeBox(1, 1.0, 11.0, False),
         _CubeBox(2, -15.0, -5.0, True),
         _CubeBox(2, -3.0, 7.0, True),
     ]
-    sure, possible, _ = _contacts(boxes, min_overlap=MIN_OVERLAP)
+
+
+def test_a_cube_bridging_two_is_not_sure_of_a_thin_overlap():
+    # With two cubes under the bridge, its 3 mm overlap on the left may be a measuring error: the
+    # left cube's third contact is possible, not sure.
+    sure, possible, _ = _contacts(_pair_carrying_a_cube_and_a_bridge(), min_overlap=MIN_OVERLAP)
     assert sure == 2
     assert possible == 3
+
+
+def test_an_unsure_stacked_contact_is_not_a_side_contact_doubt():
+    # The left cube's third contact is stacked, so seeing no side contact would not settle it.
+    boxes = _pair_carrying_a_cube_and_a_bridge()
+    assert _contacts(boxes, min_overlap=MIN_OVERLAP, all_sides_apart=True)[1] == 3
 
 
 def test_face_slivers_of_one_cube_join_but_two_cubes_side_by_side_stay_apart():

@@ -286,10 +286,8 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
             continue
         if any(math.hypot(blob.x_mm - b.x_mm, blob.y_mm - b.y_mm) < b.radius_mm for b in bases):
             continue  # the same base fitted from another seed
-        overlaps = any(
-            math.hypot(blob.x_mm - b.x_mm, blob.y_mm - b.y_mm) < b.radius_mm + blob.radius_mm - BASE_OVERLAP_MM for b in bases
-        )
-        if overlaps or (blob.fit_error_mm > CRISP_RIM_MM and _on_figure_line(blob, bases, camera)):
+        if any(_overlapping(blob, b) for b in bases) or (
+                blob.fit_error_mm > CRISP_RIM_MM and _on_figure_line(blob, bases, camera)):
             continue  # left to the region check below: explained by that base, or a doubt
         bases.append(blob)
     if expected is not None and len(bases) < expected:
@@ -303,7 +301,7 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     tokens = [
         b for b in discs
         if kinds[id(b)] is Kind.TOKEN
-        and all(math.hypot(b.x_mm - f.x_mm, b.y_mm - f.y_mm) >= f.radius_mm + b.radius_mm - BASE_OVERLAP_MM for f in bases)
+        and not any(_overlapping(b, f) for f in bases)
     ]
     for blob in discs:
         if kinds[id(blob)] is Kind.UNSURE and not _explained(blob, bases, camera) and _near_a_space(blob, geometry):
@@ -312,9 +310,8 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
             # Something standing up on a space, apart from every taken base and with nothing of
             # it nearer the camera, is a fighter's foot: had one of those bases been something
             # else (a token and a figure fitted as one disc), this would be the fighter.
-            standing_apart = blob.stands_up and blob.ahead <= STANDING_CHANGE_AHEAD and all(
-                math.hypot(blob.x_mm - b.x_mm, blob.y_mm - b.y_mm) >= b.radius_mm + blob.radius_mm - BASE_OVERLAP_MM
-                for b in bases)
+            standing_apart = (blob.stands_up and blob.ahead <= STANDING_CHANGE_AHEAD
+                              and not any(_overlapping(blob, b) for b in bases))
             doubts.append(FirmDoubt(doubt) if standing_apart else doubt)
     # Something standing clear of every space (a fighter off the row whose base matches the
     # board) is on no space whatever it is; but its figure may lean over one: that change is
@@ -338,9 +335,7 @@ def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSe
               and classify(replace(t, figure=Evidence.NO, stands_up=False), settings) is Kind.TOKEN]
     behind: dict = {}
     for base in discs:
-        if kinds[id(base)] is not Kind.UNSURE or base.fit_error_mm > CRISP_RIM_MM or base.ahead <= MAX_CHANGE_AHEAD:
-            continue
-        if classify(replace(base, ahead=0.0), settings) is not Kind.FIGHTER:
+        if kinds[id(base)] is not Kind.UNSURE or not _a_fighter_but_for_change_in_front(base, settings):
             continue
         # Apart, not touching: a rim fitted against a touching disc may have taken in part of it.
         in_front = [t for t in tokens if _stands_behind(base, t, camera)
@@ -358,9 +353,9 @@ def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSe
 def _ahead_is_a_taken_base(blob: Blob, bases: list[Blob], camera: CameraPosition, settings: ArenaSettings) -> bool:
     """A crisp base left unsure only by change just in front of it, nearly all of it on bases
     already taken (a neighbour touching it on the camera's side)."""
-    if blob.fit_error_mm > CRISP_RIM_MM or blob.ahead <= MAX_CHANGE_AHEAD or not bases:
+    if not bases or blob.diameter_mm < _size_cut(settings) + SIZE_MARGIN_MM:
         return False
-    if blob.diameter_mm < _size_cut(settings) + SIZE_MARGIN_MM or classify(replace(blob, ahead=0.0), settings) is not Kind.FIGHTER:
+    if not _a_fighter_but_for_change_in_front(blob, settings):
         return False
     if _on_figure_line(blob, bases, camera):
         return False  # the top of that base's own figure, seen behind it
@@ -369,9 +364,20 @@ def _ahead_is_a_taken_base(blob: Blob, bases: list[Blob], camera: CameraPosition
     return len(left) <= MAX_CHANGE_AHEAD * blob.ahead_looked
 
 
+def _a_fighter_but_for_change_in_front(blob: Blob, settings: ArenaSettings) -> bool:
+    """A crisp rim left unsure only by change just in front of it (towards the camera)."""
+    return (blob.fit_error_mm <= CRISP_RIM_MM and blob.ahead > MAX_CHANGE_AHEAD
+            and classify(replace(blob, ahead=0.0), settings) is Kind.FIGHTER)
+
+
+def _overlapping(a: Blob, b: Blob) -> bool:
+    """Do two fitted discs overlap by more than fitting error (so they cannot be two things)?"""
+    return math.hypot(a.x_mm - b.x_mm, a.y_mm - b.y_mm) < a.radius_mm + b.radius_mm - BASE_OVERLAP_MM
+
+
 def _stands_behind(back: Blob, front: Blob, camera: CameraPosition) -> bool:
     """Is ``back`` apart from ``front`` and on its line away from the camera, within a figure's reach?"""
-    if math.hypot(back.x_mm - front.x_mm, back.y_mm - front.y_mm) < back.radius_mm + front.radius_mm - BASE_OVERLAP_MM:
+    if _overlapping(back, front):
         return False
     ax, ay = camera.away(front.x_mm, front.y_mm)
     dx, dy = back.x_mm - front.x_mm, back.y_mm - front.y_mm

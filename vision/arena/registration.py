@@ -298,7 +298,7 @@ class StillMarkers:
         Those are the reference's corners of the markers its mapping used, and from them
         :func:`register` fits that same mapping again: it is taken as it is.
         """
-        if self.registration is None or self.all_unmoved(image) is None:
+        if self.registration is None or not self.is_still(image):
             return None
         used = self.registration.markers_used
         corners = {m: self.registration.corners[m].copy() for m in used}
@@ -308,11 +308,9 @@ class StillMarkers:
         """Markers that ``image`` (the reference's size) shows where the reference had them: id -> corners."""
         return {m: patch.corners.copy() for m, patch in self.patches.items() if patch.is_unmoved(image)}
 
-    def all_unmoved(self, image: np.ndarray) -> dict[int, np.ndarray] | None:
-        """The reference's corners if ``image`` shows every one of its markers unmoved, else None."""
-        if not self.patches or not all(patch.is_unmoved(image) for patch in self.patches.values()):
-            return None
-        return {m: patch.corners.copy() for m, patch in self.patches.items()}
+    def is_still(self, image: np.ndarray) -> bool:
+        """Whether ``image`` shows every one of the reference's markers unmoved."""
+        return bool(self.patches) and all(patch.is_unmoved(image) for patch in self.patches.values())
 
 
 @dataclass(frozen=True)

@@ -627,7 +627,7 @@ class TowerAnalyzer:
         light = obs.light & tower_mask
         boxes: list[_CubeBox] = []
         # (layer, what) of every measurement on the fence: a sliver, a run width (or part of a run
-    # hidden by the background), a colour, speckle.
+        # hidden by the background), a colour, speckle.
         unsure: list[tuple[int, str]] = []
         blind_layers = 0
         for layer in range(self.heavy + self.light + 2):
@@ -717,8 +717,7 @@ class TowerAnalyzer:
         contacts_unseen = False
         # A cube above the table held only from the side is not held: it rests on a cube below
         # whose overlap the view cannot vouch for, which may be that cube's third contact.
-        held_from_below = all(box.layer == 0 or any(b.layer == box.layer - 1 and min(box.x1, b.x1) - max(box.x0, b.x0)
-                                                    > 0.15 * cube for b in boxes) for box in boxes)
+        held_from_below = all(box.layer == 0 or _below(box, boxes, min_overlap=0.15 * cube) for box in boxes)
         if (contacts_unsure and held_from_below
                 and _contacts(boxes, min_overlap=0.15 * cube, all_sides_apart=True)[1] <= 2):
             # Only a side contact is in doubt: stacked contacts alone keep every cube to two.
@@ -822,8 +821,7 @@ class TowerAnalyzer:
         view = obs.view
         cube = self.settings.cube_mm
         for box in boxes:
-            covered = any(b.layer == box.layer + 1 and min(b.x1, box.x1) - max(b.x0, box.x0) > 0.5 * cube
-                          for b in boxes)
+            covered = any(b.layer == box.layer + 1 and _overlap(b, box) > 0.5 * cube for b in boxes)
             if covered:
                 continue
             rows = slice(max(view.row((box.layer + 2) * cube), 0), view.row((box.layer + 1) * cube))
@@ -955,8 +953,8 @@ def _uniformly_darker(hi, lo):
 
 # Each unsure measurement's other readings, as (heavy, light) changes to the count: a run width may
 # hold one cube more or fewer (one more only, where the background may hide part of a cube), a
-# sliver may be a cube, a colour may be the other one, speckle may
-# be no cube.  Colours are not kept with the measurement, so either colour is allowed.
+# sliver may be a cube, a colour may be the other one, speckle may be no cube.  Colours are not
+# kept with the measurement, so either colour is allowed.
 _OTHER_READINGS = {
     "width": ((1, 0), (0, 1), (-1, 0), (0, -1)),
     "hidden": ((1, 0), (0, 1)),
@@ -1007,16 +1005,21 @@ def _runs(occupied: np.ndarray, *, max_gap: int) -> list[tuple[int, int]]:
     return list(zip(starts.tolist(), ends.tolist(), strict=True))
 
 
+def _overlap(a: _CubeBox, b: _CubeBox) -> float:
+    """How far (mm) two cubes' spans along the view overlap; negative: the gap between them."""
+    return min(a.x1, b.x1) - max(a.x0, b.x0)
+
+
+def _below(box: _CubeBox, boxes: list[_CubeBox], *, min_overlap: float) -> list[int]:
+    """The cubes (indices) one layer down that ``box`` overlaps by more than ``min_overlap``."""
+    return [j for j, b in enumerate(boxes) if b.layer == box.layer - 1 and _overlap(box, b) > min_overlap]
+
+
 def _floating(box: _CubeBox, boxes: list[_CubeBox], *, min_overlap: float) -> bool:
     """A cube above the table with no cube seen under it or right beside it."""
-    if box.layer == 0:
+    if box.layer == 0 or _below(box, boxes, min_overlap=min_overlap):
         return False
-    for b in boxes:
-        overlap = min(box.x1, b.x1) - max(box.x0, b.x0)
-        if (b.layer == box.layer - 1 and overlap > min_overlap) or (b.layer == box.layer and b is not box
-                                                                     and overlap > -0.01):
-            return False
-    return True
+    return not any(b.layer == box.layer and b is not box and _overlap(box, b) > -0.01 for b in boxes)
 
 
 def _merge_fragments(runs: list[tuple[int, int]], cube_px: float) -> list[tuple[int, int]]:
@@ -1060,14 +1063,11 @@ def _contacts(boxes: list[_CubeBox], *, min_overlap: float, wide_pairs_apart: bo
     possible = [0] * n
     # A cube with exactly one cube under it rests on that one, however little of the overlap the
     # view can vouch for: cubes do not float.
-    below: dict[int, list[int]] = {}
-    for i, a in enumerate(boxes):
-        below[i] = [j for j, b in enumerate(boxes)
-                    if b.layer == a.layer - 1 and min(a.x1, b.x1) - max(a.x0, b.x0) > min_overlap]
+    below = {i: _below(a, boxes, min_overlap=min_overlap) for i, a in enumerate(boxes)}
     for i in range(n):
         for j in range(i + 1, n):
             a, b = boxes[i], boxes[j]
-            overlap = min(a.x1, b.x1) - max(a.x0, b.x0)
+            overlap = _overlap(a, b)
             only_support = (below[i] == [j] and not a.hidden_below) or (below[j] == [i] and not b.hidden_below)
             # Boxes are listed left to right within a layer: only the next one can touch a's right side.
             side_by_side = a.layer == b.layer and j == i + 1 and overlap > -0.01 and a.right_side not in apart
