@@ -15,85 +15,21 @@ Prints a small table (ms). Never run as a test: numbers depend on the machine.
 from __future__ import annotations
 
 import argparse
-import http.cookiejar
-import json
 import os
-import re
 import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+sys.path.insert(0, str(ROOT))
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Server:
-    def __init__(self, data_dir: Path):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = open(data_dir / "serve.log", "w+")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "assistant", "serve", "--simulate", "--host", "127.0.0.1", "--port", str(self.port),
-             "--data-dir", str(data_dir / "data")],
-            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"},
-            stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            self.log.seek(0)
-            found = re.search(r"Referee PIN: (\S+)", self.log.read())
-            if found and self._answers():
-                self.pin = found.group(1)
-                return
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.05)
-        self.log.seek(0)
-        raise RuntimeError(f"serve did not start:\n{self.log.read()}")
-
-    def _answers(self) -> bool:
-        try:
-            with urllib.request.urlopen(self.url + "/api/health", timeout=1):
-                return True
-        except OSError:
-            return False
-
-    def close(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.log.close()
-
-
-class Referee:
-    def __init__(self, base: str, pin: str):
-        self.base = base
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
-        self.token = ""
-        self.token = self.call("GET", "/api/session")["csrf_token"]
-        self.call("POST", "/api/login", {"pin": pin})
-
-    def call(self, method: str, path: str, body=None) -> dict:
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.base + path, data=data, method=method,
-                                         headers={"Content-Type": "application/json", "X-CSRF-Token": self.token})
-        with self.opener.open(request, timeout=10) as response:
-            return json.loads(response.read())
+# The service is started, and spoken to, exactly as the crash and SSE tests do it.
+from tests.e2e.live import CHROMIUM_ARGS  # noqa: E402
+from tests.service.live_server import Client, Server  # noqa: E402
 
 
 class SseClient(threading.Thread):
@@ -162,12 +98,15 @@ def main() -> int:
         parser.error(f"--browsers must be between 0 and --clients, got {args.browsers!r}")
 
     with tempfile.TemporaryDirectory() as tmp:
-        server = Server(Path(tmp))
+        server = Server(Path(tmp) / "data", Path(tmp) / "serve.log")
         sockets: list[SseClient] = []
         playwright = browser = None
         try:
-            referee = Referee(server.url, server.pin)
-            referee.call("POST", "/api/matches", {"boxes": ["practice"]})
+            server.start()
+            referee = Client(server.url)
+            referee.token = referee.json("GET", "/api/session")["csrf_token"]
+            referee.json("POST", "/api/login", {"pin": server.pin})
+            referee.json("POST", "/api/matches", {"boxes": ["practice"]})
             sockets = [SseClient(server.port) for _ in range(args.clients - args.browsers)]
             for client in sockets:
                 client.start()
@@ -194,7 +133,7 @@ def main() -> int:
                 body = {"type": "adjust_wounds", "player": i % 2, "heavy": 0, "light": 1 if i % 4 < 2 else -1,
                         "reason": "sse bench"}
                 wall, start = time.time() * 1000, time.perf_counter()
-                version = referee.call("POST", "/api/actions", body)["version"]
+                version = referee.json("POST", "/api/actions", body)["version"]
                 sent[version], sent_wall[version] = start, wall
                 time.sleep(args.gap)
             time.sleep(0.5)

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.live import ARTIFACTS, CHROMIUM_ARGS, Server
+from tests.e2e.live import ARTIFACTS, CHROMIUM_ARGS, start_server
 
 
 @pytest.fixture
 def server(tmp_path):
-    srv = Server(tmp_path / "data")
+    srv = start_server(tmp_path / "data")
     yield srv
     srv.close()
 

@@ -1,4 +1,4 @@
-"""The real ``knockdown serve``, for the end-to-end tests and the bench, with one seam.
+"""The real ``knockdown`` CLI, for the end-to-end tests, with one seam.
 
 ``KNOCKDOWN_E2E_VERDICT=fail:0.7`` plugs in a simulated tower judge that always answers
 that verdict (with an annotated image), so the overlay's verdict, snapshot and override
@@ -65,4 +65,4 @@ if os.environ.get("KNOCKDOWN_E2E_VERDICT"):
     wiring.build_devices = _with_simulated_judge(wiring.build_devices, os.environ["KNOCKDOWN_E2E_VERDICT"])
 
 if __name__ == "__main__":
-    sys.exit(main(["serve", *sys.argv[1:]]))
+    sys.exit(main(sys.argv[1:]))  # the same command line as ``python -m assistant``

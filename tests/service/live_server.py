@@ -1,4 +1,7 @@
-"""A real `knockdown serve` subprocess and an HTTP client that speaks like the dashboard."""
+"""A real `knockdown serve` subprocess and an HTTP client that speaks like the dashboard.
+
+Shared by the tests and bench/sse_bench.py, so the service is started one way everywhere.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +17,8 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+
+from assistant.service.credentials import table_pin
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -55,29 +60,47 @@ class Client:
 
 
 class Server:
-    def __init__(self, data_dir: Path, log_path: Path, *, host: str = "127.0.0.1"):
+    """``knockdown serve --simulate`` (or another entry point) as a real subprocess on a free port.
+
+    The crash, SSE and end-to-end tests and ``bench/sse_bench.py`` all start the service this
+    one way. ``start()`` returns once ``/api/health`` answers; ``close()`` may be called twice.
+    """
+
+    def __init__(self, data_dir: Path, log_path: Path, *, host: str = "127.0.0.1",
+                 entry: tuple[str, ...] = ("-m", "assistant"), env: dict[str, str] | None = None):
         self.port = free_port()
         self.host = host
-        self.data_dir, self.log_path = data_dir, log_path
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.data_dir, self.log_path = Path(data_dir), Path(log_path)
+        self.entry = tuple(entry)
+        self.env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1", **(env or {})}
         self.process: subprocess.Popen | None = None
 
-    def start(self) -> None:
+    def start(self, timeout: float = 30.0) -> None:
         with open(self.log_path, "a") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "assistant", "serve", "--simulate", "--host", self.host,
+                [sys.executable, *self.entry, "serve", "--simulate", "--host", self.host,
                  "--port", str(self.port), "--data-dir", str(self.data_dir)],
-                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                env={**os.environ, "PYTHONPATH": str(ROOT)},
+                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=self.env,
             )
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            assert self.process.poll() is None, self.log_path.read_text()
+            if self.process.poll() is not None:
+                raise RuntimeError("the service exited early:\n" + self.output())
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/health", timeout=1):
+                with urllib.request.urlopen(f"{self.url}/api/health", timeout=1):
                     return
             except DISCONNECTED:
                 time.sleep(0.05)
-        raise AssertionError("the service did not come up:\n" + self.log_path.read_text())
+        raise RuntimeError("the service did not come up:\n" + self.output())
+
+    @property
+    def pin(self) -> str:
+        """The referee PIN the service keeps in its data dir."""
+        return table_pin(self.data_dir)
+
+    def output(self) -> str:
+        return self.log_path.read_text() if self.log_path.exists() else ""
 
     def terminate(self, timeout: float = 10) -> int:
         """SIGTERM (what systemd sends); returns the exit code."""
@@ -89,3 +112,13 @@ class Server:
             os.kill(self.process.pid, signal.SIGKILL)
         if self.process is not None:
             self.process.wait(timeout=10)
+
+    def close(self) -> None:
+        """Stop it politely, or kill it after 10 s; safe to call again."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.kill()
