@@ -181,11 +181,9 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
     difference = np.where(mask > 0, change.difference, np.minimum(change.difference, _QUIET_DIFFERENCE * 4))
     h, w = mask.shape
     fits = []
-    for u, v in seeds:
-        if not (0 <= u < w and 0 <= v < h and mask[v, u]):
-            continue
+    seeds = [(u, v) for u, v in seeds if 0 <= u < w and 0 <= v < h and mask[v, u]]
+    for (u, v), fitted in zip(seeds, _fit_near_rims(difference, mask, view, seeds, camera, radius)):
         peak = view.to_mm(u, v)
-        fitted = _fit_near_rim(difference, mask, view, u, v, camera, radius)
         if fitted is None:
             continue
         x, y, r, error, tiered = fitted
@@ -720,37 +718,46 @@ def _front_seeds(mask, view: BoardView, camera: CameraPosition, radius_mm: float
     return [(int(su[i]), int(sv[i])) for i in sorted(first)]
 
 
-def _fit_near_rim(difference, mask, view: BoardView, u: int, v: int, camera: CameraPosition, radius_mm: float):
-    """Fit a disc to the rim, towards the camera, of the changed region around a peak (u, v).
+def _fit_near_rims(difference, mask, view: BoardView, seeds, camera: CameraPosition, radius_mm: float):
+    """Per seed (u, v): a disc fitted to the rim, towards the camera, of the changed region round it.
 
     Along each ray the outline is put where the (linear) difference falls to half the level
     just inside it: blur does not move that point, so strong and faint colours size alike.
-    Returns (x_mm, y_mm, radius_mm, rms_error_mm, tiered) or None.
+    Each is (x_mm, y_mm, radius_mm, rms_error_mm, tiered) or None. The rays of every seed
+    are sampled and scanned together (each ray on its own row): per-call costs dominate.
     """
+    if not seeds:
+        return []
     ppm = view.px_per_mm
-    x_mm, y_mm = view.to_mm(u, v)
-    ax, ay = camera.away(x_mm, y_mm)
-    towards = math.atan2(ay, -ax)  # in view coordinates (u right, v = -y): the camera's side
-    angles = towards + _RAY_ANGLES
+    us = np.array([u for u, _ in seeds], np.float64)
+    vs = np.array([v for _, v in seeds], np.float64)
+    towards = []
+    for u, v in seeds:
+        ax, ay = camera.away(*view.to_mm(u, v))
+        towards.append(math.atan2(ay, -ax))  # in view coordinates (u right, v = -y): the camera's side
+    angles = np.array(towards)[:, None] + _RAY_ANGLES[None, :]
     steps = np.arange(0, 2.2 * radius_mm, _RAY_STEP_MM)
     du, dv = np.cos(angles), np.sin(angles)
-    map_u = (u + du[:, None] * steps[None, :] * ppm).astype(np.float32)
-    map_v = (v + dv[:, None] * steps[None, :] * ppm).astype(np.float32)
+    map_u = (us[:, None, None] + du[:, :, None] * steps[None, None, :] * ppm).astype(np.float32).reshape(-1, len(steps))
+    map_v = (vs[:, None, None] + dv[:, :, None] * steps[None, None, :] * ppm).astype(np.float32).reshape(-1, len(steps))
     profiles = cv2.remap(difference, map_u, map_v, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     profiles = cv2.blur(profiles, (3, 1))  # along the rays only: steadier ramps
     inside = cv2.remap(mask, map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    distances, tiered = _rim_distances(profiles, inside)
-    good = np.isfinite(distances)
-    points = np.column_stack([u / ppm + du[good] * distances[good], v / ppm + dv[good] * distances[good]])
-    tiers = tiered[good]
-    if len(points) < 6:
-        return None
-    fitted = _robust_circle(points)
-    if fitted is None:
-        return None
-    cu, cv, r, error = fitted
-    x, y = view.to_mm(cu * ppm, cv * ppm)
-    return x, y, r, error, float(np.mean(tiers))
+    all_distances, all_tiered = _rim_distances(profiles, inside)
+    rays = len(_RAY_ANGLES)
+    fits = []
+    for k, (u, v) in enumerate(seeds):
+        distances, tiered = all_distances[k * rays : (k + 1) * rays], all_tiered[k * rays : (k + 1) * rays]
+        good = np.isfinite(distances)
+        points = np.column_stack([u / ppm + du[k][good] * distances[good], v / ppm + dv[k][good] * distances[good]])
+        fitted = _robust_circle(points) if len(points) >= 6 else None
+        if fitted is None:
+            fits.append(None)
+            continue
+        cu, cv, r, error = fitted
+        x, y = view.to_mm(cu * ppm, cv * ppm)
+        fits.append((x, y, r, error, float(np.mean(tiered[good]))))
+    return fits
 
 
 def _rim_distances(profiles: np.ndarray, inside: np.ndarray):

@@ -302,7 +302,8 @@ class StillMarkers:
             return None
         used = self.registration.markers_used
         corners = {m: self.registration.corners[m].copy() for m in used}
-        return Registration(self.registration.homography, used, used, corners, error_px=self.registration.error_px)
+        return Registration(self.registration.homography, used, used, corners, error_px=self.registration.error_px,
+                            unmoved=True)
 
     def unmoved(self, image: np.ndarray) -> dict[int, np.ndarray]:
         """Markers that ``image`` (the reference's size) shows where the reference had them: id -> corners."""
@@ -323,6 +324,7 @@ class Registration:
     corners: Mapping[int, np.ndarray] = field(default_factory=dict)  # detected board markers
     error_px: float = float("nan")  # worst corner reprojection error of the markers used
     error: str | None = None
+    unmoved: bool = False  # taken as it was from markers seen unmoved (:class:`StillMarkers`), not searched for
 
     @property
     def ok(self) -> bool:
