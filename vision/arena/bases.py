@@ -745,18 +745,19 @@ def _fit_near_rims(difference, mask, view: BoardView, seeds, camera: CameraPosit
     inside = cv2.remap(mask, map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     all_distances, all_tiered = _rim_distances(profiles, inside)
     rays = len(_RAY_ANGLES)
+    good = np.isfinite(all_distances).reshape(len(seeds), rays)
+    distances = np.where(good, all_distances.reshape(len(seeds), rays), 0.0)
+    xs = us[:, None] / ppm + du * distances
+    ys = vs[:, None] / ppm + dv * distances
+    tiers = all_tiered.reshape(len(seeds), rays)
     fits = []
-    for k, (u, v) in enumerate(seeds):
-        distances, tiered = all_distances[k * rays : (k + 1) * rays], all_tiered[k * rays : (k + 1) * rays]
-        good = np.isfinite(distances)
-        points = np.column_stack([u / ppm + du[k][good] * distances[good], v / ppm + dv[k][good] * distances[good]])
-        fitted = _robust_circle(points) if len(points) >= 6 else None
+    for k, fitted in enumerate(_robust_circles(xs, ys, good & (good.sum(axis=1) >= 6)[:, None])):
         if fitted is None:
             fits.append(None)
             continue
         cu, cv, r, error = fitted
         x, y = view.to_mm(cu * ppm, cv * ppm)
-        fits.append((x, y, r, error, float(np.mean(tiered[good]))))
+        fits.append((x, y, r, error, float(np.mean(tiers[k][good[k]]))))
     return fits
 
 
@@ -797,45 +798,63 @@ def _rim_distances(profiles: np.ndarray, inside: np.ndarray):
     return distances, level < _TIER_RATIO * strongest_inside
 
 
-def _median(values: np.ndarray) -> float:
-    return float(np.partition(values, len(values) // 2)[len(values) // 2])
-
-
 def _robust_circle(points: np.ndarray):
     """Least-squares circle (centre, radius, rms) that drops rim points from a touching neighbour."""
-    # The 3x3 normal equations of 2 cx x + 2 cy y + c = x^2 + y^2, formed from sums (centred
-    # on the points' mean, which keeps them small) and solved by Cramer's rule: with some 20
-    # points, numpy's per-call cost is what would dominate.
-    ox, oy = (float(value) for value in points.mean(axis=0))
-    xs, ys = points[:, 0] - ox, points[:, 1] - oy
+    return _robust_circles(points[None, :, 0], points[None, :, 1], np.ones((1, len(points)), bool))[0]
+
+
+def _robust_circles(xs: np.ndarray, ys: np.ndarray, valid: np.ndarray) -> list:
+    """:func:`_robust_circle` of each row's valid points (rows of ``xs``, ``ys``), all rows at once.
+
+    The 3x3 normal equations of 2 cx x + 2 cy y + c = x^2 + y^2, formed from sums (centred on
+    the points' mean, which keeps them small) and solved by Cramer's rule; then the points
+    far off the circle are dropped and it is fitted again. With some 20 points per circle,
+    numpy's per-call cost is what would dominate: every seed's circle is fitted together.
+    A row is (cx, cy, r, rms) or None.
+    """
+    rows = len(xs)
+    results: list = [None] * rows
+    counts = valid.sum(axis=1)
+    active = counts >= 5
+    if not active.any():
+        return results
+    weights = valid.astype(np.float64)
+    ox = (xs * weights).sum(axis=1) / np.maximum(counts, 1)
+    oy = (ys * weights).sum(axis=1) / np.maximum(counts, 1)
+    xs, ys = np.where(valid, xs - ox[:, None], 0.0), np.where(valid, ys - oy[:, None], 0.0)
     squares = xs * xs + ys * ys
-    keep = np.ones(len(points), bool)
-    result = None
-    for _ in range(3):
-        n = int(np.count_nonzero(keep))
-        if n < 5:
-            return result
-        x, y, q = xs[keep], ys[keep], squares[keep]
-        sx, sy = float(x.sum()), float(y.sum())
-        sxx, syy, sxy = float(x @ x), float(y @ y), float(x @ y)
-        normal = ((4 * sxx, 4 * sxy, 2 * sx), (4 * sxy, 4 * syy, 2 * sy), (2 * sx, 2 * sy, float(n)))
-        rhs = (2 * float(x @ q), 2 * float(y @ q), float(q.sum()))
-        det = _det3(normal)
-        if abs(det) < 1e-9:
-            return result
-        cx, cy, c = (_det3(_with_column(normal, k, rhs)) / det for k in range(3))
-        r2 = c + cx**2 + cy**2
-        if r2 <= 0:
-            return None
-        r = math.sqrt(r2)
-        residual = np.abs(np.hypot(xs - cx, ys - cy) - r)
-        kept = residual[keep]
-        result = (cx + ox, cy + oy, r, math.sqrt(float(kept @ kept) / n))
-        new_keep = residual < max(1.0, 2.5 * _median(kept))
-        if np.array_equal(new_keep, keep):
-            break
-        keep = new_keep
-    return result
+    keep = valid.copy()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for _ in range(3):
+            n = keep.sum(axis=1)
+            active &= n >= 5
+            if not active.any():
+                break
+            x, y, q = xs * keep, ys * keep, squares * keep
+            sx, sy, sq = x.sum(axis=1), y.sum(axis=1), q.sum(axis=1)
+            sxx, syy, sxy = (x * x).sum(axis=1), (y * y).sum(axis=1), (x * y).sum(axis=1)
+            sxq, syq = (x * q).sum(axis=1), (y * q).sum(axis=1)
+            normal = ((4 * sxx, 4 * sxy, 2 * sx), (4 * sxy, 4 * syy, 2 * sy), (2 * sx, 2 * sy, n.astype(np.float64)))
+            rhs = (2 * sxq, 2 * syq, sq)
+            det = _det3(normal)
+            active &= np.abs(det) >= 1e-9
+            cx, cy, c = (_det3(_with_column(normal, k, rhs)) / det for k in range(3))
+            r2 = c + cx**2 + cy**2
+            for i in np.flatnonzero(active & (r2 <= 0)):
+                results[i] = None
+            active &= r2 > 0
+            r = np.sqrt(np.maximum(r2, 0.0))
+            residual = np.where(valid, np.abs(np.hypot(xs - cx[:, None], ys - cy[:, None]) - r[:, None]), np.inf)
+            kept = np.where(keep, residual, 0.0)
+            rms = np.sqrt((kept * kept).sum(axis=1) / n)
+            for i in np.flatnonzero(active):
+                results[i] = (float(cx[i] + ox[i]), float(cy[i] + oy[i]), float(r[i]), float(rms[i]))
+            ordered = np.sort(np.where(keep, residual, np.inf), axis=1)
+            median = ordered[np.arange(rows), np.minimum(n // 2, ordered.shape[1] - 1)]
+            new_keep = residual < np.maximum(1.0, 2.5 * median)[:, None]
+            active &= ~(new_keep == keep).all(axis=1)
+            keep = np.where(active[:, None], new_keep, keep)
+    return results
 
 
 def _det3(m) -> float:
