@@ -760,15 +760,16 @@ def _fit_near_rims(difference, mask, view: BoardView, seeds, camera: CameraPosit
     distances = np.where(good, all_distances.reshape(len(seeds), rays), 0.0)
     xs = us[:, None] / ppm + du * distances
     ys = vs[:, None] / ppm + dv * distances
-    tiers = all_tiered.reshape(len(seeds), rays)
+    counts = good.sum(axis=1)
+    tiered = (all_tiered.reshape(len(seeds), rays) & good).sum(axis=1) / np.maximum(counts, 1)  # share of the rim
     fits = []
-    for k, fitted in enumerate(_robust_circles(xs, ys, good & (good.sum(axis=1) >= 6)[:, None])):
+    for k, fitted in enumerate(_robust_circles(xs, ys, good & (counts >= 6)[:, None])):
         if fitted is None:
             fits.append(None)
             continue
         cu, cv, r, error = fitted
         x, y = view.to_mm(cu * ppm, cv * ppm)
-        fits.append((x, y, r, error, float(np.mean(tiers[k][good[k]]))))
+        fits.append((x, y, r, error, float(tiered[k])))
     return fits
 
 
@@ -805,7 +806,7 @@ def _rim_distances(profiles: np.ndarray, inside: np.ndarray):
     a, b = profiles[rows, k - 1], profiles[rows, k]
     t = np.where(a != b, (a - half) / np.where(a != b, a - b, 1), 0.5)
     distances = np.where(found, (k - 1 + t) * _RAY_STEP_MM, np.nan)
-    strongest_inside = np.where(index <= level_at[:, None], profiles, 0).max(axis=1)
+    strongest_inside = profiles.max(axis=1, where=index <= level_at[:, None], initial=0)  # profiles are >= 0
     return distances, level < _TIER_RATIO * strongest_inside
 
 
