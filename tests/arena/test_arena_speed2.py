@@ -9,7 +9,7 @@ calibration. A hand over a marker or a further nudge falls back to the search.
 import numpy as np
 import pytest
 
-from vision.arena import ArenaSettings, ArenaWatcher, calibrate_arena, read_arena
+from vision.arena import ArenaSettings, ArenaWatcher, calibrate_arena, prepare_reference, read_arena
 from vision.arena.registration import register
 from vision.synth.arena_scene import nudged
 
@@ -80,12 +80,17 @@ def test_drift_is_still_measured_against_the_calibration(geometry, calibration, 
     assert following.drift_mm == pytest.approx(calibration.drift_mm(searched), abs=0.3)
 
 
-def test_a_hand_over_a_marker_falls_back_to_the_search_and_keeps_the_followed_view(geometry, calibration, frames):
+def test_a_hand_over_a_marker_is_searched_for_and_keeps_the_followed_view(geometry, calibration, frames):
     watcher = _watcher(calibration)
-    _read(watcher, frames["first"], 0.0)
+    first = _read(watcher, frames["first"], 0.0)
     hand = _read(watcher, frames["hand"], 1.0)
-    assert not hand.reading.registration.unmoved
+    # Three markers unmoved: the camera has not moved; marker 12 is searched for where it was, in vain.
+    assert hand.reading.registration.unmoved and hand.reading.registration.markers_found == (10, 11, 13)
     assert hand.missing_markers == (12,) and _spaces(hand) == ["S3", "S6"]
+    searched = read_arena(frames["hand"], calibration.reference, geometry, annotate=False, fighters=2)
+    assert not searched.registration.unmoved and searched.markers_found == (10, 11, 13)
+    assert searched.occupied == hand.reading.occupied
+    assert hand.drift_mm == pytest.approx(first.drift_mm, abs=0.05)  # the followed frame's corners of 10, 11, 13
     # Three markers do not move the followed view: with the hand gone, the markers are unmoved again.
     after = _read(watcher, frames["next"], 2.0)
     assert after.reading.registration.unmoved and after.missing_markers == ()
@@ -117,3 +122,53 @@ def test_only_a_searched_registration_with_every_marker_moves_the_reference(geom
     assert taken.unmoved and followed.following(frames["next"], taken) is followed
     small = frames["first"][::2, ::2]
     assert prepared.following(small, register(small, geometry)) is prepared  # another image size
+
+
+# --- an unmoved camera with one marker covered, shaded or displaced ------------------------
+
+
+def _marker_box(prepared, marker_id, margin=6):
+    quad = prepared.registration.corners[marker_id]
+    (x0, y0), (x1, y1) = np.floor(quad.min(axis=0)).astype(int) - margin, np.ceil(quad.max(axis=0)).astype(int) + margin
+    return slice(y0, y1), slice(x0, x1)
+
+
+def test_an_unmoved_camera_with_a_covered_marker_keeps_the_other_markers_corners(geometry):
+    prepared = prepare_reference(empty(geometry), geometry)
+    live = render(scene(minis=[mini(-80, 0)], hidden=[12], seed=8), geometry)
+    registration = register(live, geometry, expected=prepared.expected_markers(live), still=prepared.still_markers(live))
+    assert registration.unmoved and registration.markers_found == registration.markers_used == (10, 11, 13)
+    kept = register(live, geometry, detected={m: prepared.registration.corners[m] for m in (10, 11, 13)})
+    assert np.array_equal(registration.homography, kept.homography)
+    searched = register(live, geometry, expected=prepared.expected_markers(live))
+    assert searched.markers_used == (10, 11, 13) and not searched.unmoved
+    corners = np.array([[-200, -60], [200, -60], [200, 60], [-200, 60]], np.float64)
+    assert np.abs(searched.project(corners) - registration.project(corners)).max() < 1.0
+
+
+def test_a_shaded_marker_found_where_it_was_keeps_the_whole_mapping(geometry):
+    prepared = prepare_reference(empty(geometry), geometry)
+    live = render(scene(minis=[mini(40, 0)], seed=9), geometry).astype(np.float32)
+    rows, cols = _marker_box(prepared, 11)
+    live[rows, cols] *= np.linspace(1.0, 0.45, cols.stop - cols.start, dtype=np.float32)[None, :, None]  # a shadow's edge
+    live = live.astype(np.uint8)
+    assert sorted(prepared.still.unmoved(live)) == [10, 12, 13]
+    registration = register(live, geometry, expected=prepared.expected_markers(live), still=prepared.still_markers(live))
+    assert registration.unmoved and registration.markers_used == (10, 11, 12, 13)
+    assert np.array_equal(registration.homography, prepared.registration.homography)
+    reading = read_arena(live, prepared, geometry, annotate=False)
+    assert reading.ok and reading.occupied == ("S6",), reading.error
+
+
+def test_a_marker_found_away_from_where_it_was_is_left_to_the_whole_search(geometry):
+    prepared = prepare_reference(empty(geometry), geometry)
+    live = render(scene(seed=10), geometry)
+    rows, cols = _marker_box(prepared, 13, margin=12)
+    patch = live[rows, cols].copy()
+    live[rows.start + 6 : rows.stop + 6, cols] = patch  # the marker alone moved 6 px down
+    assert sorted(prepared.still.unmoved(live)) == [10, 11, 12]
+    registration = register(live, geometry, expected=prepared.expected_markers(live), still=prepared.still_markers(live))
+    assert not registration.unmoved  # searched as before
+    searched = register(live, geometry, expected=prepared.expected_markers(live))
+    assert registration.markers_used == searched.markers_used
+    assert np.array_equal(registration.homography, searched.homography)
