@@ -30,16 +30,21 @@ MIN_ERROR_PX = 2.5
 #: board is still some 30 px there), then refined at full size.
 DETECT_WIDTH = 640
 
-_DETECTORS: dict[int, cv2.aruco.ArucoDetector] = {}
+_DETECTORS: dict[tuple, cv2.aruco.ArucoDetector] = {}
 
 
-def aruco_detector() -> cv2.aruco.ArucoDetector:
-    """One shared detector with OpenCV's default parameters (the bench compares against it)."""
-    detector = _DETECTORS.get(ARUCO_DICTIONARY)
+def aruco_detector(min_perimeter_rate: float | None = None) -> cv2.aruco.ArucoDetector:
+    """One shared detector with OpenCV's default parameters (the bench compares against it),
+    or with this smallest marker perimeter (a share of the image's larger side)."""
+    key = (ARUCO_DICTIONARY, min_perimeter_rate)
+    detector = _DETECTORS.get(key)
     if detector is None:
         dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY)
-        detector = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
-        _DETECTORS[ARUCO_DICTIONARY] = detector
+        parameters = cv2.aruco.DetectorParameters()
+        if min_perimeter_rate is not None:
+            parameters.minMarkerPerimeterRate = min_perimeter_rate
+        detector = cv2.aruco.ArucoDetector(dictionary, parameters)
+        _DETECTORS[key] = detector
     return detector
 
 
@@ -89,7 +94,10 @@ def _detect_near(grey: np.ndarray, geometry: BoardGeometry, expected: np.ndarray
     ``expected`` puts it, reaching a marker's side or ``reach_frame`` of the frame width past it.
 
     The windows are tiled side by side into one small image, searched in one call (each
-    call has a fixed cost), and a marker counts only if found in its own window.
+    call has a fixed cost), and a marker counts only if found in its own window. Given
+    ``markers``, the smallest marker looked for is the one a whole-frame search would find:
+    the detector's default is a share of the image's size, and on a single small window it
+    let through thousands of specks, which cost more than a whole-frame search.
     """
     h, w = grey.shape
     windows = []
@@ -118,7 +126,10 @@ def _detect_near(grey: np.ndarray, geometry: BoardGeometry, expected: np.ndarray
         tiled[gap : gap + y1 - y0, left : left + x1 - x0] = grey[y0:y1, x0:x1]
         places.append((marker_id, left, x1 - x0, y1 - y0, x0 - left, y0 - gap))
         left += x1 - x0 + gap
-    corners, ids = _detect(tiled, scale)
+    rate = None
+    if markers is not None:
+        rate = round(aruco_detector().getDetectorParameters().minMarkerPerimeterRate * max(h, w) / max(tiled.shape), 3)
+    corners, ids = _detect(tiled, scale, rate)
     found_corners, found_ids = [], []
     for quad, found_id in zip(corners, [] if ids is None else ids.ravel()):
         quad = quad.reshape(4, 2)
@@ -134,12 +145,13 @@ def _detect_near(grey: np.ndarray, geometry: BoardGeometry, expected: np.ndarray
     return [q.reshape(1, 4, 2) for q in found_corners], np.array(found_ids).reshape(-1, 1)
 
 
-def _detect(grey: np.ndarray, scale: float):
+def _detect(grey: np.ndarray, scale: float, min_perimeter_rate: float | None = None):
+    detector = aruco_detector(min_perimeter_rate)
     if scale == 1.0:
-        corners, ids, _ = aruco_detector().detectMarkers(grey)
+        corners, ids, _ = detector.detectMarkers(grey)
         return list(corners), ids
     small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    corners, ids, _ = aruco_detector().detectMarkers(small)
+    corners, ids, _ = detector.detectMarkers(small)
     if ids is not None:
         corners = [_refine(grey, (quad.reshape(4, 2) + 0.5) / scale - 0.5) for quad in corners]
     return list(corners), ids
