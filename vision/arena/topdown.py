@@ -111,7 +111,7 @@ def change_between(live: SmoothView, reference: SmoothView, usable: np.ndarray) 
     # reference under the new light clipped the way the sensor clips.
     if float(live.bgr.max()) >= _SATURATED:  # one cheap pass: mostly nothing is
         usable = usable & (_channel_max(live.bgr) < _SATURATED)
-    predicted = _under_new_light(reference, _lighting_rows(live, reference, usable))
+    predicted = _under_new_light(reference, _lighting_field(live, reference, usable))
     ratio = cv2.subtract(live.log, predicted)
     luma = cv2.transform(ratio, np.full((1, 3), 1 / 3, np.float32))
     chroma_sq = cv2.subtract(cv2.transform(cv2.multiply(ratio, ratio), np.ones((1, 3), np.float32)),
@@ -141,7 +141,7 @@ def _coarse(image: np.ndarray) -> np.ndarray:
     return cv2.resize(image, (w // _LIGHT_CELL_PX, h // _LIGHT_CELL_PX), interpolation=cv2.INTER_AREA)
 
 
-def _lighting_rows(live: SmoothView, reference: SmoothView, usable: np.ndarray) -> np.ndarray:
+def _lighting_field(live: SmoothView, reference: SmoothView, usable: np.ndarray) -> np.ndarray:
     """A smooth (bilinear in log space) per-channel gain field, fitted robustly.
 
     Returned as its coefficients, (4, 3): per channel c0 + c1 u + c2 v + c3 u v, with u and
@@ -180,7 +180,7 @@ def _lighting_rows(live: SmoothView, reference: SmoothView, usable: np.ndarray) 
 
 
 def _under_new_light(reference: SmoothView, coefficients: np.ndarray) -> np.ndarray:
-    """The reference's log plus the lighting field (see :func:`_lighting_rows`), clipped
+    """The reference's log plus the lighting field (see :func:`_lighting_field`), clipped
     where the sensor clips.
 
     The field is one ``cv2.transform`` of a fixed (u, v, u v) image per channel. Not as a
