@@ -410,9 +410,13 @@ def _still_registration(image: np.ndarray, geometry: BoardGeometry, still: Still
     previous = still.registration
     if previous is None:
         return None
-    unmoved = set(still.unmoved(image))
-    if len(unmoved) < MIN_MARKERS:
-        return None
+    unmoved: set[int] = set()
+    spare = len(still.patches) - MIN_MARKERS  # markers that may fail the test
+    for marker_id, patch in still.patches.items():
+        if patch.is_unmoved(image):
+            unmoved.add(marker_id)
+        elif (spare := spare - 1) < 0:
+            return None  # a moved camera: most fail, and the first ones tell
     others = [m for m in previous.markers_used if m not in unmoved]
     if others:
         grey = to_gray(image)
