@@ -181,11 +181,9 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
     difference = np.where(mask > 0, change.difference, np.minimum(change.difference, _QUIET_DIFFERENCE * 4))
     h, w = mask.shape
     fits = []
-    for u, v in seeds:
-        if not (0 <= u < w and 0 <= v < h and mask[v, u]):
-            continue
+    seeds = [(u, v) for u, v in seeds if 0 <= u < w and 0 <= v < h and mask[v, u]]
+    for (u, v), fitted in zip(seeds, _fit_near_rims(difference, mask, view, seeds, camera, radius)):
         peak = view.to_mm(u, v)
-        fitted = _fit_near_rim(difference, mask, view, u, v, camera, radius)
         if fitted is None:
             continue
         x, y, r, error, tiered = fitted
@@ -646,7 +644,7 @@ def _disc_coverage(mask, view: BoardView, x: float, y: float, r: float, search=N
     v0, v1 = max(0, int(v - rp)), min(h, int(v + rp) + 2)
     if u0 >= u1 or v0 >= v1:
         return 0.0
-    vv, uu = np.mgrid[v0:v1, u0:u1]
+    vv, uu = np.ogrid[v0:v1, u0:u1]  # broadcast: the same disc as a full grid, without building one
     disc = (uu - u) ** 2 + (vv - v) ** 2 <= rp * rp
     if not disc.any():
         return 0.0
@@ -685,7 +683,7 @@ def _fill_holes(mask: np.ndarray) -> np.ndarray:
 def _peaks(distance: np.ndarray, minimum: float, *, separation_px: int) -> list[tuple[int, int]]:
     """Local maxima of the distance map above ``minimum``, strongest first, kept apart."""
     local_max = (distance >= cv2.dilate(distance, np.ones((3, 3), np.uint8))) & (distance >= minimum)
-    vs, us = np.nonzero(local_max)
+    vs, us = _nonzero(local_max)
     order = np.argsort(-distance[vs, us], kind="stable")
     kept: list[tuple[int, int]] = []
     for index in order:
@@ -695,11 +693,22 @@ def _peaks(distance: np.ndarray, minimum: float, *, separation_px: int) -> list[
     return kept
 
 
+def _nonzero(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.nonzero`` of a 2-D mask, in the same row-major order: ``cv2.findNonZero`` costs a
+    fraction of it on a view that is mostly empty."""
+    mask = np.ascontiguousarray(mask)
+    points = cv2.findNonZero(mask.view(np.uint8) if mask.dtype == bool else mask)
+    if points is None:
+        return np.zeros(0, np.intp), np.zeros(0, np.intp)
+    points = points.reshape(-1, 2).astype(np.intp)
+    return points[:, 1], points[:, 0]
+
+
 def _front_seeds(mask, view: BoardView, camera: CameraPosition, radius_mm: float) -> list[tuple[int, int]]:
     """Points one base radius in from the outline where it faces the camera, a few mm apart."""
     ppm = view.px_per_mm
     edge = mask.astype(bool) & ~cv2.erode(mask, np.ones((3, 3), np.uint8)).astype(bool)
-    vs, us = np.nonzero(edge)
+    vs, us = _nonzero(edge)
     if len(us) == 0:
         return []
     xs = us / ppm - view.width_mm / 2
@@ -720,37 +729,48 @@ def _front_seeds(mask, view: BoardView, camera: CameraPosition, radius_mm: float
     return [(int(su[i]), int(sv[i])) for i in sorted(first)]
 
 
-def _fit_near_rim(difference, mask, view: BoardView, u: int, v: int, camera: CameraPosition, radius_mm: float):
-    """Fit a disc to the rim, towards the camera, of the changed region around a peak (u, v).
+def _fit_near_rims(difference, mask, view: BoardView, seeds, camera: CameraPosition, radius_mm: float):
+    """Per seed (u, v): a disc fitted to the rim, towards the camera, of the changed region round it.
 
     Along each ray the outline is put where the (linear) difference falls to half the level
     just inside it: blur does not move that point, so strong and faint colours size alike.
-    Returns (x_mm, y_mm, radius_mm, rms_error_mm, tiered) or None.
+    Each is (x_mm, y_mm, radius_mm, rms_error_mm, tiered) or None. The rays of every seed
+    are sampled and scanned together (each ray on its own row): per-call costs dominate.
     """
+    if not seeds:
+        return []
     ppm = view.px_per_mm
-    x_mm, y_mm = view.to_mm(u, v)
-    ax, ay = camera.away(x_mm, y_mm)
-    towards = math.atan2(ay, -ax)  # in view coordinates (u right, v = -y): the camera's side
-    angles = towards + _RAY_ANGLES
+    us = np.array([u for u, _ in seeds], np.float64)
+    vs = np.array([v for _, v in seeds], np.float64)
+    towards = []
+    for u, v in seeds:
+        ax, ay = camera.away(*view.to_mm(u, v))
+        towards.append(math.atan2(ay, -ax))  # in view coordinates (u right, v = -y): the camera's side
+    angles = np.array(towards)[:, None] + _RAY_ANGLES[None, :]
     steps = np.arange(0, 2.2 * radius_mm, _RAY_STEP_MM)
     du, dv = np.cos(angles), np.sin(angles)
-    map_u = (u + du[:, None] * steps[None, :] * ppm).astype(np.float32)
-    map_v = (v + dv[:, None] * steps[None, :] * ppm).astype(np.float32)
+    map_u = (us[:, None, None] + du[:, :, None] * steps[None, None, :] * ppm).astype(np.float32).reshape(-1, len(steps))
+    map_v = (vs[:, None, None] + dv[:, :, None] * steps[None, None, :] * ppm).astype(np.float32).reshape(-1, len(steps))
     profiles = cv2.remap(difference, map_u, map_v, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     profiles = cv2.blur(profiles, (3, 1))  # along the rays only: steadier ramps
     inside = cv2.remap(mask, map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    distances, tiered = _rim_distances(profiles, inside)
-    good = np.isfinite(distances)
-    points = np.column_stack([u / ppm + du[good] * distances[good], v / ppm + dv[good] * distances[good]])
-    tiers = tiered[good]
-    if len(points) < 6:
-        return None
-    fitted = _robust_circle(points)
-    if fitted is None:
-        return None
-    cu, cv, r, error = fitted
-    x, y = view.to_mm(cu * ppm, cv * ppm)
-    return x, y, r, error, float(np.mean(tiers))
+    all_distances, all_tiered = _rim_distances(profiles, inside)
+    rays = len(_RAY_ANGLES)
+    good = np.isfinite(all_distances).reshape(len(seeds), rays)
+    distances = np.where(good, all_distances.reshape(len(seeds), rays), 0.0)
+    xs = us[:, None] / ppm + du * distances
+    ys = vs[:, None] / ppm + dv * distances
+    counts = good.sum(axis=1)
+    tiered = (all_tiered.reshape(len(seeds), rays) & good).sum(axis=1) / np.maximum(counts, 1)  # share of the rim
+    fits = []
+    for k, fitted in enumerate(_robust_circles(xs, ys, good & (counts >= 6)[:, None])):
+        if fitted is None:
+            fits.append(None)
+            continue
+        cu, cv, r, error = fitted
+        x, y = view.to_mm(cu * ppm, cv * ppm)
+        fits.append((x, y, r, error, float(tiered[k])))
+    return fits
 
 
 def _rim_distances(profiles: np.ndarray, inside: np.ndarray):
@@ -786,49 +806,67 @@ def _rim_distances(profiles: np.ndarray, inside: np.ndarray):
     a, b = profiles[rows, k - 1], profiles[rows, k]
     t = np.where(a != b, (a - half) / np.where(a != b, a - b, 1), 0.5)
     distances = np.where(found, (k - 1 + t) * _RAY_STEP_MM, np.nan)
-    strongest_inside = np.where(index <= level_at[:, None], profiles, 0).max(axis=1)
+    strongest_inside = profiles.max(axis=1, where=index <= level_at[:, None], initial=0)  # profiles are >= 0
     return distances, level < _TIER_RATIO * strongest_inside
-
-
-def _median(values: np.ndarray) -> float:
-    return float(np.partition(values, len(values) // 2)[len(values) // 2])
 
 
 def _robust_circle(points: np.ndarray):
     """Least-squares circle (centre, radius, rms) that drops rim points from a touching neighbour."""
-    # The 3x3 normal equations of 2 cx x + 2 cy y + c = x^2 + y^2, formed from sums (centred
-    # on the points' mean, which keeps them small) and solved by Cramer's rule: with some 20
-    # points, numpy's per-call cost is what would dominate.
-    ox, oy = (float(value) for value in points.mean(axis=0))
-    xs, ys = points[:, 0] - ox, points[:, 1] - oy
+    return _robust_circles(points[None, :, 0], points[None, :, 1], np.ones((1, len(points)), bool))[0]
+
+
+def _robust_circles(xs: np.ndarray, ys: np.ndarray, valid: np.ndarray) -> list:
+    """:func:`_robust_circle` of each row's valid points (rows of ``xs``, ``ys``), all rows at once.
+
+    The 3x3 normal equations of 2 cx x + 2 cy y + c = x^2 + y^2, formed from sums (centred on
+    the points' mean, which keeps them small) and solved by Cramer's rule; then the points
+    far off the circle are dropped and it is fitted again. With some 20 points per circle,
+    numpy's per-call cost is what would dominate: every seed's circle is fitted together.
+    A row is (cx, cy, r, rms) or None.
+    """
+    rows = len(xs)
+    results: list = [None] * rows
+    counts = valid.sum(axis=1)
+    active = counts >= 5
+    if not active.any():
+        return results
+    weights = valid.astype(np.float64)
+    ox = (xs * weights).sum(axis=1) / np.maximum(counts, 1)
+    oy = (ys * weights).sum(axis=1) / np.maximum(counts, 1)
+    xs, ys = np.where(valid, xs - ox[:, None], 0.0), np.where(valid, ys - oy[:, None], 0.0)
     squares = xs * xs + ys * ys
-    keep = np.ones(len(points), bool)
-    result = None
-    for _ in range(3):
-        n = int(np.count_nonzero(keep))
-        if n < 5:
-            return result
-        x, y, q = xs[keep], ys[keep], squares[keep]
-        sx, sy = float(x.sum()), float(y.sum())
-        sxx, syy, sxy = float(x @ x), float(y @ y), float(x @ y)
-        normal = ((4 * sxx, 4 * sxy, 2 * sx), (4 * sxy, 4 * syy, 2 * sy), (2 * sx, 2 * sy, float(n)))
-        rhs = (2 * float(x @ q), 2 * float(y @ q), float(q.sum()))
-        det = _det3(normal)
-        if abs(det) < 1e-9:
-            return result
-        cx, cy, c = (_det3(_with_column(normal, k, rhs)) / det for k in range(3))
-        r2 = c + cx**2 + cy**2
-        if r2 <= 0:
-            return None
-        r = math.sqrt(r2)
-        residual = np.abs(np.hypot(xs - cx, ys - cy) - r)
-        kept = residual[keep]
-        result = (cx + ox, cy + oy, r, math.sqrt(float(kept @ kept) / n))
-        new_keep = residual < max(1.0, 2.5 * _median(kept))
-        if np.array_equal(new_keep, keep):
-            break
-        keep = new_keep
-    return result
+    keep = valid.copy()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for _ in range(3):
+            n = keep.sum(axis=1)
+            active &= n >= 5
+            if not active.any():
+                break
+            x, y, q = xs * keep, ys * keep, squares * keep
+            sx, sy, sq = x.sum(axis=1), y.sum(axis=1), q.sum(axis=1)
+            sxx, syy, sxy = (x * x).sum(axis=1), (y * y).sum(axis=1), (x * y).sum(axis=1)
+            sxq, syq = (x * q).sum(axis=1), (y * q).sum(axis=1)
+            normal = ((4 * sxx, 4 * sxy, 2 * sx), (4 * sxy, 4 * syy, 2 * sy), (2 * sx, 2 * sy, n.astype(np.float64)))
+            rhs = (2 * sxq, 2 * syq, sq)
+            det = _det3(normal)
+            active &= np.abs(det) >= 1e-9
+            cx, cy, c = (_det3(_with_column(normal, k, rhs)) / det for k in range(3))
+            r2 = c + cx**2 + cy**2
+            for i in np.flatnonzero(active & (r2 <= 0)):
+                results[i] = None
+            active &= r2 > 0
+            r = np.sqrt(np.maximum(r2, 0.0))
+            residual = np.where(valid, np.abs(np.hypot(xs - cx[:, None], ys - cy[:, None]) - r[:, None]), np.inf)
+            kept = np.where(keep, residual, 0.0)
+            rms = np.sqrt((kept * kept).sum(axis=1) / n)
+            for i in np.flatnonzero(active):
+                results[i] = (float(cx[i] + ox[i]), float(cy[i] + oy[i]), float(r[i]), float(rms[i]))
+            ordered = np.sort(np.where(keep, residual, np.inf), axis=1)
+            median = ordered[np.arange(rows), np.minimum(n // 2, ordered.shape[1] - 1)]
+            new_keep = residual < np.maximum(1.0, 2.5 * median)[:, None]
+            active &= ~(new_keep == keep).all(axis=1)
+            keep = np.where(active[:, None], new_keep, keep)
+    return results
 
 
 def _det3(m) -> float:

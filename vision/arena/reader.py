@@ -9,6 +9,7 @@ camera, tell bases from tokens and figures, and list what cannot be explained
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -17,7 +18,7 @@ from vision.arena.geometry import BoardGeometry
 from vision.arena.registration import Registration, StillMarkers, register
 from vision.arena.settings import ArenaSettings
 from vision.arena.bases import TOKEN_MAX_MM, Blob, FirmDoubt, change_mask, find_blobs, is_clear_base, select_bases
-from vision.arena.pose import camera_position
+from vision.arena.pose import CameraPosition, camera_position
 from vision.arena.topdown import BoardView, SmoothView, change_between
 
 #: Fighter centres closer than this (mm) to a space outline are too close to call.
@@ -69,21 +70,51 @@ class ArenaReading:
 
 @dataclass(frozen=True)
 class PreparedReference:
-    """The empty board, registered and warped once (the live service reuses it every read)."""
+    """The empty board, registered and warped once (the live service reuses it every read).
+
+    ``registration`` and ``still`` say where live frames are expected to show the markers:
+    at first the reference's own. A live camera nudged since stays where it was nudged to:
+    :meth:`following` a frame registered by its markers moves them to that frame, while
+    ``smooth`` (the empty board's top-down view, the change reference) stays.
+    """
 
     registration: Registration
     view: BoardView
     smooth: SmoothView
     image_size: tuple[int, int] | None = None  # (width, height) of the reference image
-    still: StillMarkers | None = None  # the reference's marker patches, to spot an unmoved camera
+    still: StillMarkers | None = None  # the markers' patches as last registered, to spot an unmoved camera
+    search: np.ndarray | None = field(default=None, repr=False, compare=False)  # see _search_mask
+    camera: CameraPosition | None = None  # where ``registration`` puts the camera
 
     def expected_markers(self, image: np.ndarray) -> np.ndarray | None:
-        """Where the markers should be in a same-size image: where the reference had them."""
+        """Where the markers should be in a same-size image: where they were last registered."""
         return self.registration.homography if self._same_size(image) else None
 
     def still_markers(self, image: np.ndarray) -> StillMarkers | None:
-        """How the reference saw its markers, for a same-size image (see :class:`StillMarkers`)."""
+        """How the markers were last seen, for a same-size image (see :class:`StillMarkers`)."""
         return self.still if self._same_size(image) else None
+
+    def following(self, frame: np.ndarray, registration: Registration) -> "PreparedReference":
+        """This reference with the camera where ``frame``'s own ``registration`` put it.
+
+        Only a frame registered by a marker search (not taken as unmoved), with every marker
+        the current mapping used, moves it: the next frames are then compared with that
+        frame's marker patches and, if unmoved, warped by its mapping. Otherwise ``self``.
+        """
+        if registration.unmoved or not registration.ok or not self._same_size(frame):
+            return self
+        if not set(self.registration.markers_used) <= set(registration.markers_used):
+            return self  # a marker covered or left out: its patch would be missing from the test
+        return dataclasses.replace(
+            self, registration=registration, still=StillMarkers.of(frame, registration),
+            camera=camera_position(registration.homography, self.image_size),
+        )
+
+    def camera_for(self, registration: Registration) -> CameraPosition:
+        """The camera position of a live frame's registration (worked out once for the expected one)."""
+        if self.camera is not None and np.array_equal(registration.homography, self.registration.homography):
+            return self.camera
+        return camera_position(registration.homography, self.image_size)
 
     def _same_size(self, image: np.ndarray) -> bool:
         return self.image_size == (image.shape[1], image.shape[0])
@@ -116,8 +147,12 @@ def prepare_reference(
         raise ArenaInputError(f"the reference image cannot be used: {registration.error}")
     view = BoardView.of(geometry)
     smooth = SmoothView.of(view.warp(reference, registration.homography))
+    size = (reference.shape[1], reference.shape[0])
+    search = _search_mask(view, geometry)
+    search.flags.writeable = False  # shared by every read
     return PreparedReference(
-        registration, view, smooth, (reference.shape[1], reference.shape[0]), StillMarkers.of(reference, registration)
+        registration, view, smooth, size, StillMarkers.of(reference, registration), search,
+        camera_position(registration.homography, size),
     )
 
 
@@ -163,8 +198,11 @@ def _with_annotation(reading: ArenaReading, annotated: np.ndarray) -> ArenaReadi
 def _read_registered(image, registration, prepared, geometry, settings, expected_fighters) -> ArenaReading:
     view = prepared.view
     live = SmoothView.of(view.warp(image, registration.homography))
-    camera = camera_position(registration.homography, (image.shape[1], image.shape[0]))
-    search = _search_mask(view, geometry)
+    if prepared._same_size(image):
+        camera = prepared.camera_for(registration)
+    else:
+        camera = camera_position(registration.homography, (image.shape[1], image.shape[0]))
+    search = _search_mask(view, geometry) if prepared.search is None else prepared.search
     change = change_between(live, prepared.smooth, search)
     mask = change_mask(change, search)
     blobs = find_blobs(change, mask, view, camera, settings, search)

@@ -7,6 +7,7 @@ error relative to the markers' size in the image); otherwise the caller gets a c
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass, field
 from typing import Mapping
@@ -29,16 +30,21 @@ MIN_ERROR_PX = 2.5
 #: board is still some 30 px there), then refined at full size.
 DETECT_WIDTH = 640
 
-_DETECTORS: dict[int, cv2.aruco.ArucoDetector] = {}
+_DETECTORS: dict[tuple, cv2.aruco.ArucoDetector] = {}
 
 
-def aruco_detector() -> cv2.aruco.ArucoDetector:
-    """One shared detector with OpenCV's default parameters (the bench compares against it)."""
-    detector = _DETECTORS.get(ARUCO_DICTIONARY)
+def aruco_detector(min_perimeter_rate: float | None = None) -> cv2.aruco.ArucoDetector:
+    """One shared detector with OpenCV's default parameters (the bench compares against it),
+    or with this smallest marker perimeter (a share of the image's larger side)."""
+    key = (ARUCO_DICTIONARY, min_perimeter_rate)
+    detector = _DETECTORS.get(key)
     if detector is None:
         dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY)
-        detector = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
-        _DETECTORS[ARUCO_DICTIONARY] = detector
+        parameters = cv2.aruco.DetectorParameters()
+        if min_perimeter_rate is not None:
+            parameters.minMarkerPerimeterRate = min_perimeter_rate
+        detector = cv2.aruco.ArucoDetector(dictionary, parameters)
+        _DETECTORS[key] = detector
     return detector
 
 
@@ -82,27 +88,33 @@ def _look_again(grey: np.ndarray, corners: list, ids, geometry: BoardGeometry):
 _NEAR_REACH_FRAME = 0.07
 
 
-def _detect_near(grey: np.ndarray, geometry: BoardGeometry, expected: np.ndarray, scale: float):
-    """Each layout marker searched for only in a window round where ``expected`` puts it.
+def _detect_near(grey: np.ndarray, geometry: BoardGeometry, expected: np.ndarray, scale: float, *,
+                 markers=None, reach_frame: float = _NEAR_REACH_FRAME):
+    """Each layout marker (or each of ``markers``) searched for only in a window round where
+    ``expected`` puts it, reaching a marker's side or ``reach_frame`` of the frame width past it.
 
     The windows are tiled side by side into one small image, searched in one call (each
-    call has a fixed cost), and a marker counts only if found in its own window.
+    call has a fixed cost), and a marker counts only if found in its own window. Given
+    ``markers``, the smallest marker looked for is the one a whole-frame search would find:
+    the detector's default is a share of the image's size, and on a single small window it
+    let through thousands of specks, which cost more than a whole-frame search.
     """
     h, w = grey.shape
     windows = []
-    for marker_id, (x, y, size) in geometry.markers.items():
+    wanted = geometry.markers if markers is None else markers
+    for marker_id, (x, y, size) in ((m, geometry.markers[m]) for m in wanted):
         half = size / 2 + size / 6
         around = np.array([[x + dx * half, y + dy * half] for dx in (-1, 1) for dy in (-1, 1)], np.float64)
         box = cv2.perspectiveTransform(around.reshape(-1, 1, 2), expected).reshape(-1, 2)
         if not np.all(np.isfinite(box)):
             continue
-        reach = max(_mean_side(box), _NEAR_REACH_FRAME * w)
+        reach = max(_mean_side(box), reach_frame * w)
         x0, y0 = np.floor(box.min(axis=0) - reach).astype(int)
         x1, y1 = np.ceil(box.max(axis=0) + reach).astype(int)
         x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
         if x1 - x0 >= 16 and y1 - y0 >= 16:  # else off the frame
             windows.append((marker_id, x0, y0, x1, y1))
-    if len(windows) < MIN_MARKERS:
+    if len(windows) < (MIN_MARKERS if markers is None else 1):
         return [], None
     gap = 8  # plain grey between windows: no marker can straddle two
     width = sum(x1 - x0 for _, x0, _, x1, _ in windows) + gap * (len(windows) + 1)
@@ -114,7 +126,10 @@ def _detect_near(grey: np.ndarray, geometry: BoardGeometry, expected: np.ndarray
         tiled[gap : gap + y1 - y0, left : left + x1 - x0] = grey[y0:y1, x0:x1]
         places.append((marker_id, left, x1 - x0, y1 - y0, x0 - left, y0 - gap))
         left += x1 - x0 + gap
-    corners, ids = _detect(tiled, scale)
+    rate = None
+    if markers is not None:
+        rate = round(aruco_detector().getDetectorParameters().minMarkerPerimeterRate * max(h, w) / max(tiled.shape), 3)
+    corners, ids = _detect(tiled, scale, rate)
     found_corners, found_ids = [], []
     for quad, found_id in zip(corners, [] if ids is None else ids.ravel()):
         quad = quad.reshape(4, 2)
@@ -130,12 +145,13 @@ def _detect_near(grey: np.ndarray, geometry: BoardGeometry, expected: np.ndarray
     return [q.reshape(1, 4, 2) for q in found_corners], np.array(found_ids).reshape(-1, 1)
 
 
-def _detect(grey: np.ndarray, scale: float):
+def _detect(grey: np.ndarray, scale: float, min_perimeter_rate: float | None = None):
+    detector = aruco_detector(min_perimeter_rate)
     if scale == 1.0:
-        corners, ids, _ = aruco_detector().detectMarkers(grey)
+        corners, ids, _ = detector.detectMarkers(grey)
         return list(corners), ids
     small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    corners, ids, _ = aruco_detector().detectMarkers(small)
+    corners, ids, _ = detector.detectMarkers(small)
     if ids is not None:
         corners = [_refine(grey, (quad.reshape(4, 2) + 0.5) / scale - 0.5) for quad in corners]
     return list(corners), ids
@@ -274,14 +290,18 @@ class StillMarkers:
     frame is then the reference's under another light. The test, per marker: the frame's
     grey levels are fitted as gain and offset of the reference's; each quarter of the patch
     (one corner in each) gets a Lucas-Kanade shift estimate, all of which must be under
-    :data:`STILL_SHIFT_PX`; and what is left must be noise. Only when every marker the
-    reference was registered by passes are its corners (so its very mapping) reused: the
-    live view is then warped exactly as the reference was. A camera that moved, or a marker
-    covered or shaded, leaves the frame to the usual search.
+    :data:`STILL_SHIFT_PX`; and what is left must be noise. When every marker the
+    reference was registered by passes, its corners (so its very mapping) are reused: the
+    live view is then warped exactly as the reference was. When three or more pass, the
+    camera has not moved and the others are covered or shaded: see :func:`register`. A
+    camera that moved leaves the frame to the usual search.
+
+    The live watcher makes a new one from a frame registered by a search (a nudged camera
+    stays nudged): ``registration`` is then that frame's, and the patches its.
     """
 
     patches: Mapping[int, _MarkerPatch]  # every marker the reference's mapping used, or none
-    registration: "Registration | None" = None  # the reference's
+    registration: "Registration | None" = None  # the reference's (or the frame's the patches were taken from)
 
     @classmethod
     def of(cls, image: np.ndarray, registration: "Registration") -> "StillMarkers":
@@ -291,18 +311,6 @@ class StillMarkers:
         if any(patch is None for patch in patches.values()):
             return cls({})  # a marker at the frame's edge cannot be checked: always search
         return cls(patches, registration)
-
-    def registration_of(self, image: np.ndarray) -> "Registration | None":
-        """What :func:`register` makes of ``image`` if it shows every marker unmoved, else None.
-
-        Those are the reference's corners of the markers its mapping used, and from them
-        :func:`register` fits that same mapping again: it is taken as it is.
-        """
-        if self.registration is None or not self.is_still(image):
-            return None
-        used = self.registration.markers_used
-        corners = {m: self.registration.corners[m].copy() for m in used}
-        return Registration(self.registration.homography, used, used, corners, error_px=self.registration.error_px)
 
     def unmoved(self, image: np.ndarray) -> dict[int, np.ndarray]:
         """Markers that ``image`` (the reference's size) shows where the reference had them: id -> corners."""
@@ -323,6 +331,7 @@ class Registration:
     corners: Mapping[int, np.ndarray] = field(default_factory=dict)  # detected board markers
     error_px: float = float("nan")  # worst corner reprojection error of the markers used
     error: str | None = None
+    unmoved: bool = False  # taken as it was from markers seen unmoved (:class:`StillMarkers`), not searched for
 
     @property
     def ok(self) -> bool:
@@ -349,10 +358,12 @@ def register(
 
     ``expected`` is where the markers were last seen (see :func:`detect_markers`). ``still``
     is how the reference saw them: a frame that shows every one of them unmoved is the
-    reference's view, and gets its mapping with no search at all (see :class:`StillMarkers`).
+    reference's view, and gets its mapping with no search at all (see :class:`StillMarkers`);
+    one that shows three or more unmoved looks for the others only where they were (see
+    :func:`_still_registration`).
     """
     if detected is None and still is not None:
-        unmoved = still.registration_of(image)
+        unmoved = _still_registration(image, geometry, still)
         if unmoved is not None:
             return unmoved
     image_size = (image.shape[1], image.shape[0])
@@ -384,6 +395,45 @@ def register(
         )
     homography, used, error_px = best
     return Registration(homography, found, used, corners, error_px=error_px)
+
+
+def _still_registration(image: np.ndarray, geometry: BoardGeometry, still: StillMarkers) -> Registration | None:
+    """The registration of a frame from a camera that has not moved, without a whole search; else None.
+
+    Every marker unmoved: the mapping they were registered by, as it is. Most of them (three
+    or more) unmoved: the camera has not moved, the others are covered or shaded. Each of
+    those is looked for in a small window where it was; found there (within a corner
+    fit's tolerance), it is unmoved too. Those not found are missing, and the mapping is
+    fitted again from the earlier corners of the markers still there. A marker found
+    anywhere else, or too few unmoved: None, and the frame is searched as usual.
+    """
+    previous = still.registration
+    if previous is None:
+        return None
+    unmoved: set[int] = set()
+    spare = len(still.patches) - MIN_MARKERS  # markers that may fail the test
+    for marker_id, patch in still.patches.items():
+        if patch.is_unmoved(image):
+            unmoved.add(marker_id)
+        elif (spare := spare - 1) < 0:
+            return None  # a moved camera: most fail, and the first ones tell
+    others = [m for m in previous.markers_used if m not in unmoved]
+    if others:
+        grey = to_gray(image)
+        corners, ids = _detect_near(grey, geometry, previous.homography, min(1.0, DETECT_WIDTH / grey.shape[1]),
+                                    markers=[m for m in others if m in geometry.markers], reach_frame=0.0)
+        for quad, marker_id in zip(corners, [] if ids is None else ids.ravel().tolist()):
+            was = previous.corners[marker_id]
+            limit = max(MIN_ERROR_PX, MAX_ERROR_FRACTION * _mean_side(was))
+            if float(np.max(np.linalg.norm(quad.reshape(4, 2) - was, axis=1))) > limit:
+                return None  # a marker seen where it was not: let the whole search judge
+            unmoved.add(marker_id)
+    used = previous.markers_used
+    if unmoved >= set(used):
+        corners = {m: previous.corners[m].copy() for m in used}
+        return Registration(previous.homography, used, used, corners, error_px=previous.error_px, unmoved=True)
+    fitted = register(image, geometry, detected={m: previous.corners[m] for m in sorted(unmoved)})
+    return dataclasses.replace(fitted, unmoved=True) if fitted.ok else None
 
 
 def _fit(subset: tuple[int, ...], corners: Mapping[int, np.ndarray], geometry: BoardGeometry, image_size):

@@ -56,12 +56,12 @@ class BoardView:
         return (x_mm + self.width_mm / 2) * self.px_per_mm, (self.height_mm / 2 - y_mm) * self.px_per_mm
 
     def warp(self, image: np.ndarray, board_to_image: np.ndarray) -> np.ndarray:
-        """The image resampled into the top-down board view (float32 BGR)."""
+        """The image resampled into the top-down board view (BGR, of the image's depth)."""
         image_to_view = self.board_to_view @ np.linalg.inv(board_to_image)
         view = cv2.warpPerspective(image, image_to_view, self.size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
         if view.ndim == 2:
             view = cv2.cvtColor(view, cv2.COLOR_GRAY2BGR)
-        return view.astype(np.float32)
+        return view
 
     def rect_mask(self, x0: float, y0: float, x1: float, y1: float) -> tuple[slice, slice]:
         """Array slices (rows, cols) of a board-mm rectangle, clipped to the view."""
@@ -69,6 +69,10 @@ class BoardView:
         u0, v0 = self.to_px(min(x0, x1), max(y0, y1))
         u1, v1 = self.to_px(max(x0, x1), min(y0, y1))
         return slice(max(0, int(v0)), min(h, int(np.ceil(v1)))), slice(max(0, int(u0)), min(w, int(np.ceil(u1))))
+
+
+#: The light smoothing against sensor noise: what ``cv2.GaussianBlur(float view, (0, 0), 1.0)`` uses.
+_SMOOTHING = cv2.getGaussianKernel(9, 1.0, cv2.CV_32F)
 
 
 @dataclass(frozen=True)
@@ -82,7 +86,12 @@ class SmoothView:
 
     @classmethod
     def of(cls, view: np.ndarray) -> "SmoothView":
-        smooth = cv2.GaussianBlur(view, (0, 0), 1.0)
+        if view.dtype == np.uint8:
+            # The same Gaussian (sigma 1, 9 taps) straight from bytes to float: a third of the
+            # cost of converting the view and blurring the floats.
+            smooth = cv2.sepFilter2D(view, cv2.CV_32F, _SMOOTHING, _SMOOTHING, borderType=cv2.BORDER_REFLECT_101)
+        else:
+            smooth = cv2.GaussianBlur(view.astype(np.float32), (0, 0), 1.0)
         log = cv2.log(cv2.add(smooth, _LOG_OFFSET))
         return cls(smooth, log, _coarse(log))
 
@@ -100,11 +109,13 @@ def change_between(live: SmoothView, reference: SmoothView, usable: np.ndarray) 
     """Per-pixel change; ``usable`` marks pixels that may be used to estimate the lighting."""
     # Saturated pixels say nothing about the light: keep them out of its fit, and predict the
     # reference under the new light clipped the way the sensor clips.
-    unsaturated = _channel_max(live.bgr) < _SATURATED
-    predicted = np.minimum(_under_new_light(reference, _lighting_rows(live, reference, usable & unsaturated)), _LOG_SATURATED)
+    if float(live.bgr.max()) >= _SATURATED:  # one cheap pass: mostly nothing is
+        usable = usable & (_channel_max(live.bgr) < _SATURATED)
+    predicted = _under_new_light(reference, _lighting_field(live, reference, usable))
     ratio = cv2.subtract(live.log, predicted)
     luma = cv2.transform(ratio, np.full((1, 3), 1 / 3, np.float32))
-    chroma_sq = cv2.transform(cv2.multiply(ratio, ratio), np.ones((1, 3), np.float32)) - 3 * luma * luma
+    chroma_sq = cv2.subtract(cv2.transform(cv2.multiply(ratio, ratio), np.ones((1, 3), np.float32)),
+                             cv2.multiply(luma, luma, scale=3.0))
     tint = np.sqrt(np.maximum(chroma_sq, 0)) * (1 / CHROMA_CHANGE)
     # Shadows only darken, keeping the colour: darkening needs more to count than brightening.
     brightening = np.maximum(luma, 0) * (1 / LUMA_CHANGE)
@@ -130,11 +141,11 @@ def _coarse(image: np.ndarray) -> np.ndarray:
     return cv2.resize(image, (w // _LIGHT_CELL_PX, h // _LIGHT_CELL_PX), interpolation=cv2.INTER_AREA)
 
 
-def _lighting_rows(live: SmoothView, reference: SmoothView, usable: np.ndarray) -> np.ndarray:
+def _lighting_field(live: SmoothView, reference: SmoothView, usable: np.ndarray) -> np.ndarray:
     """A smooth (bilinear in log space) per-channel gain field, fitted robustly.
 
-    Returned per view row as (rows, 6): P (3 channels) and Q (3), the field at column u
-    being P + u Q (u from -0.5 to 0.5 across the view); see :func:`_under_new_light`.
+    Returned as its coefficients, (4, 3): per channel c0 + c1 u + c2 v + c3 u v, with u and
+    v from -0.5 to 0.5 across the view; see :func:`_under_new_light`.
 
     Most of the board is unchanged between reference and live image, so a trimmed
     least-squares fit of the log ratio follows the light and ignores the miniatures. The
@@ -151,7 +162,7 @@ def _lighting_rows(live: SmoothView, reference: SmoothView, usable: np.ndarray) 
     samples = coarse[vs, us].astype(np.float64)
     if len(samples) < 50:
         gain = np.median(cv2.subtract(live.log, reference.log).reshape(-1, 3), axis=0)
-        return np.tile(np.concatenate([gain, np.zeros(3)]), (h, 1)).astype(np.float32)
+        return np.vstack([gain, np.zeros((3, 3))])
     u = (us + 0.5) * cell / w - 0.5
     v = (vs + 0.5) * cell / h - 0.5
     design = np.column_stack([np.ones_like(u), u, v, u * v])
@@ -165,22 +176,35 @@ def _lighting_rows(live: SmoothView, reference: SmoothView, usable: np.ndarray) 
         inliers = residual < spread
         if inliers.sum() < 50:
             break
-    # Per row the field is linear along u: P(v) + u Q(v) with P = c0 + c2 v, Q = c1 + c3 v.
-    vv = (np.arange(h, dtype=np.float64) / h - 0.5)[:, None]
-    return np.hstack([coefficients[0] + coefficients[2] * vv, coefficients[1] + coefficients[3] * vv]).astype(np.float32)
+    return coefficients
 
 
-def _under_new_light(reference: SmoothView, rows: np.ndarray) -> np.ndarray:
-    """The reference's log plus the lighting field, P + u Q per row and channel.
+def _under_new_light(reference: SmoothView, coefficients: np.ndarray) -> np.ndarray:
+    """The reference's log plus the lighting field (see :func:`_lighting_field`), clipped
+    where the sensor clips.
 
-    Built channel by channel on plain 2-D arrays (numpy's broadcasting over a last axis of 3
-    is slow) and merged. Not as a matrix product: numpy's @ and cv2.gemm both hand it to
-    OpenBLAS threads, which spin for far more CPU than the product costs.
+    The field is one ``cv2.transform`` of a fixed (u, v, u v) image per channel. Not as a
+    matrix product: numpy's @ and cv2.gemm both hand it to OpenBLAS threads, which spin for
+    far more CPU than the product costs.
     """
     h, w = reference.log.shape[:2]
-    u = (np.arange(w, dtype=np.float32) / w - 0.5)[None, :]
-    field = cv2.merge([rows[:, k : k + 1] + u * rows[:, 3 + k : 4 + k] for k in range(3)])
-    return cv2.add(reference.log, field)
+    field = cv2.transform(_field_basis(h, w), np.column_stack([coefficients[1:].T, coefficients[0]]))
+    return cv2.min(cv2.add(reference.log, field), (_LOG_SATURATED,) * 4)
+
+
+_BASES: dict[tuple[int, int], np.ndarray] = {}
+
+
+def _field_basis(h: int, w: int) -> np.ndarray:
+    """(u, v, u v) per pixel of an h x w view, u and v from -0.5 to 0.5 (made once per size)."""
+    basis = _BASES.get((h, w))
+    if basis is None:
+        u = np.broadcast_to((np.arange(w, dtype=np.float64) / w - 0.5)[None, :], (h, w))
+        v = np.broadcast_to((np.arange(h, dtype=np.float64) / h - 0.5)[:, None], (h, w))
+        basis = cv2.merge([u, v, u * v]).astype(np.float32)
+        basis.flags.writeable = False
+        _BASES[(h, w)] = basis
+    return basis
 
 
 def _channel_max(values: np.ndarray) -> np.ndarray:

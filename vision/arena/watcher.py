@@ -80,6 +80,9 @@ class ArenaWatcher:
         if len(set(fighters)) != len(fighters) or not fighters:
             raise ValueError(f"fighters is {tuple(fighters)!r}: it must name each fighter once")
         self._calibration = calibration
+        # Where the frames are expected to show the markers: the calibration's at first, then
+        # wherever the last searched frame found them (a nudged camera stays nudged).
+        self._reference = calibration.reference
         self._settings = settings
         self._fighters = tuple(str(f) for f in fighters)
         self._expected: dict[str, str | None] = {}
@@ -148,8 +151,12 @@ class ArenaWatcher:
     def _read(self, frame: np.ndarray, t: float) -> WatchResult:
         geometry = self._calibration.geometry
         # A match has exactly its fighters on the board: that settles "one more fighter?" doubts.
-        reading = read_arena(frame, self._calibration.reference, geometry, self._settings, fighters=len(self._fighters))
+        reading = read_arena(frame, self._reference, geometry, self._settings, fighters=len(self._fighters))
         registration = reading.registration
+        if registration is not None:
+            # Only the first read after a nudge pays the marker search; drift below is still
+            # measured against the calibration, whatever the reference follows.
+            self._reference = self._reference.following(frame, registration)
         missing = registration.missing(geometry) if registration is not None else tuple(sorted(geometry.markers))
         drift = self._calibration.drift_mm(registration) if registration is not None else math.inf
         messages: list[str] = []
