@@ -1,7 +1,7 @@
 """Causes of wrong or uncertain verdicts found on fresh seed ranges of the accuracy bench, each
 rebuilt from the generator with the bench's options for that seed."""
 
-from vision.tower import Verdict, judge_tower
+from vision.tower import Reason, Verdict, judge_tower
 from vision.tower.judge import TowerAnalyzer
 
 
@@ -59,3 +59,26 @@ def test_a_blob_narrower_than_any_cube_face_beside_the_tower_is_no_sure_ground_c
     scene = tower_scene("lean", 110011, heavy=4, light=4, frames=2, dim=True, nudge_px=3.53, exposure_drift=0.042,
                         off_spot_mm=3.81, distractors=4, noise=5.92, pile=False, near=0.436)
     assert _judge(scene).verdict is not Verdict.FAIL
+
+
+TALL_TOWER_IN_A_DIM_ROOM = dict(heavy=2, light=2, frames=6, dim=True, nudge_px=1.51, exposure_drift=0.054,
+                                off_spot_mm=11.42, distractors=3, noise=4.24, pile=False, near=0.596)
+
+
+def test_a_top_face_against_a_dark_table_is_not_one_more_cube(tower_scene):
+    # A far, high camera in a dim room: the top light cube's lit top face shows against the dark
+    # table past the mat, reaching past where the next layer's band starts, and was read as a
+    # fifth, thin cube (a wrong fail on cube_count at 0.85).  The top of that layer, where a cube's
+    # front face would show, is unchanged background: no cube there.
+    scene = tower_scene("stand", 50027, **TALL_TOWER_IN_A_DIM_ROOM)
+    verdict = _judge(scene)
+    assert verdict.verdict is not Verdict.FAIL
+    assert verdict.heavy_seen + verdict.light_seen == 4
+
+
+def test_a_real_cube_on_top_of_that_tower_still_counts(tower_scene):
+    # The same room and camera with one cube more on the tower than the fighter owns: still a fail.
+    scene = tower_scene("stand", 50027, **dict(TALL_TOWER_IN_A_DIM_ROOM, light=3))
+    verdict = judge_tower(scene.frames, heavy=2, light=2)
+    assert verdict.verdict is Verdict.FAIL
+    assert Reason.CUBE_COUNT in verdict.reasons

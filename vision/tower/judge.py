@@ -691,6 +691,7 @@ class TowerAnalyzer:
                     boxes.append(_CubeBox(layer, view.x_of(c0), view.x_of(c1), bool(share >= 0.5), side))
                 run_ends.append((len(boxes) - 1, a, b))
             self._look_into_creases(obs, lo, hi, boxes, run_ends, cube_px)
+        boxes = self._drop_top_faces(boxes, obs, unsure)
         # A layer with no cubes under one with cubes cannot be empty (cubes do not float): the view
         # missed what is there, so it counts as blind.
         layers = {b.layer for b in boxes}
@@ -742,6 +743,36 @@ class TowerAnalyzer:
         return _Structure(boxes, aside, aside_cubes, ground, len(unsure), max_neighbours, connected,
                           bool(boxes), blind_layers, contacts_unsure, contacts_inferred, floating, contacts_unseen,
                           unsure)
+
+    def _drop_top_faces(self, boxes: list[_CubeBox], obs: Observation,
+                        unsure: list[tuple[int, str]]) -> list[_CubeBox]:
+        """Drop the top cubes that are only the lit top face of the cube under them.
+
+        A cube's top face shows above its front face in the side view; against a dark table a tall
+        tower's top face can reach past where the layer band starts (the view a little stretched
+        or shifted) and read as one more thin cube.  A real cube there fills its layer up to its
+        own top edge: where the top of that layer is unchanged, there is no cube face (for sure
+        only where a cube there would show; else it is one more unsure measurement)."""
+        view = obs.view
+        cube = self.settings.cube_mm
+        kept = []
+        for box in boxes:
+            covered = any(b.layer == box.layer + 1 and _overlap(b, box) > 0 for b in boxes)
+            under = _below(box, boxes, min_overlap=0.15 * cube)
+            if box.layer == 0 or covered or not under:
+                kept.append(box)
+                continue
+            rows = slice(view.row((box.layer + 1) * cube), view.row((box.layer + 0.85) * cube))
+            cols = slice(view.col(box.x0), view.col(box.x1))
+            strip = obs.changed[rows, cols] | obs.cubes[rows, cols]
+            if strip.size and strip.mean() < 0.25:
+                # No face up there: the top face of the cube below, unless a cube's upper part
+                # could hide against that background -- then it may be a cube or not.
+                if self._could_hide(obs, [b for b in boxes if b is not box], rows, cols, any_count=True):
+                    unsure.append((box.layer, "sliver"))
+                continue
+            kept.append(box)
+        return kept
 
     def _mark_hidden_below(self, boxes: list[_CubeBox], obs: Observation) -> int:
         """Mark the cubes whose overhang (the part over no cube seen below) hangs over a
@@ -829,10 +860,12 @@ class TowerAnalyzer:
                 return missing
         return 0
 
-    def _could_hide(self, obs: Observation, boxes: list[_CubeBox], rows: slice, cols) -> bool:
-        """Whether one of the fighter's cubes still missing from ``boxes`` could stand unseen in this
-        part of the view: the reference there has that cube colour and, when the tower shows such
-        cubes in this light, about their brightness too (else a cube there would show)."""
+    def _could_hide(self, obs: Observation, boxes: list[_CubeBox], rows: slice, cols, *,
+                    any_count: bool = False) -> bool:
+        """Whether one of the fighter's cubes still missing from ``boxes`` (with ``any_count``: any
+        cube) could stand unseen in this part of the view: the reference there has that cube colour
+        and, when the tower shows such cubes in this light, about their brightness too (else a cube
+        there would show)."""
         view = obs.view
         cube = self.settings.cube_mm
         heavy_seen = sum(b.heavy for b in boxes)
@@ -840,7 +873,7 @@ class TowerAnalyzer:
         for heavy, wanted, seen, ref_mask in ((True, self.heavy, heavy_seen, ref_heavy),
                                               (False, self.light, len(boxes) - heavy_seen, ref_light)):
             region = ref_mask[rows][:, cols]
-            if wanted <= seen or not region.size or region.mean() < 0.4:
+            if (wanted <= seen and not any_count) or not region.size or region.mean() < 0.4:
                 continue
             faces = np.zeros(ref_mask.shape, bool)
             for b in boxes:
