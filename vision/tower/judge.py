@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -213,8 +214,15 @@ SIDE_MAY_TOUCH, SIDE_SEEN_APART, SIDE_WIDE_APART = 0, 1, 2
 # Two touching cubes, each turned up to about 20 degrees on its base, show at most ~2.35 cube
 # widths side by side in the view; a pair clearly wider stands apart.
 TOUCHING_PAIR_WIDTH = 2.45
-# A line between two cubes this much brighter than both their faces is light seen through a gap.
+# A line between a pair too wide to touch this much brighter than both faces confirms the gap.
 GAP_BRIGHTER = 1.35
+# A column between two cubes at least this much background (the rest the faces' colours at any
+# brightness) is light seen through a gap; the background must be this far (relative) from any
+# mix of the faces' colours, or a crease or a lit side face could look the same.
+SLIT_BACKGROUND_SHARE = 0.4
+SLIT_CHROMA = 0.08
+# Unchanged view columns side by side (1.5 mm): wider than the crease between touching faces.
+SLIT_WIDE_PX = 3
 # Runs of cube colour closer than this (in cube widths) may be split only by the crease between
 # two touching faces, not by a gap: the view looks into the split before it calls them apart.
 CREASE_CUBES = 0.25
@@ -830,18 +838,57 @@ class TowerAnalyzer:
         """
         upper = slice(lo, lo + max((hi - lo) * 2 // 3, 1))
         reach = int(0.15 * self.settings.cube_mm * VIEW_PX_PER_MM)
-        zone = slice(max(split - reach, 0), split + reach + 1)
-        unchanged = ~obs.changed[upper, zone]
-        if unchanged.size and unchanged.mean(axis=0).max() >= 0.5:
+        if self._background_in_slit(obs, upper, split, reach):
             return SIDE_SEEN_APART
-        # The crease between two touching faces is darker than both; a line clearly brighter than
-        # both faces is light coming through (the background or the lit top of the cube below).
+        if pair_width < TOUCHING_PAIR_WIDTH:
+            return SIDE_MAY_TOUCH
+        # Too wide to touch.  A line clearly brighter than both faces between them (light coming
+        # through, or the lit side face of one seen through the gap) agrees: seen apart.  On its
+        # own that line proves nothing -- one of two touching cubes set back shows its lit side
+        # face just the same -- so it only backs up the width.
         brightness = obs.raw[upper].astype(np.float32).sum(axis=2).mean(axis=0)
         left = brightness[max(split - 3 * reach, 0): max(split - reach - 1, 1)]
         right = brightness[split + reach + 2: split + 3 * reach + 1]
-        if left.size and right.size and brightness[zone].max() > GAP_BRIGHTER * max(np.median(left), np.median(right)):
+        zone = brightness[max(split - reach, 0): split + reach + 1]
+        if left.size and right.size and zone.max() > GAP_BRIGHTER * max(np.median(left), np.median(right)):
             return SIDE_SEEN_APART
-        return SIDE_WIDE_APART if pair_width >= TOUCHING_PAIR_WIDTH else SIDE_MAY_TOUCH
+        return SIDE_WIDE_APART
+
+    def _background_in_slit(self, obs: Observation, rows: slice, split: int, reach: int) -> bool:
+        """Whether the background shows between two faces near view column ``split``.
+
+        Brightness alone does not tell: a cube's own side face, lit, can show between two arms set
+        a little apart in depth (touching at a corner) far brighter than either front face, and
+        the crease between touching faces is darker -- against a dark table it can even match the
+        reference.  Both are the faces' own colours at some brightness.  So a column counts as
+        background only where the reference there has a colour no mix of the two faces' colours
+        gives, and then if it is unchanged (not of cube colour) in most rows, or if the background
+        makes up a clear share of it when it is fitted as faces plus background (a slit narrower
+        than the blur, mixed with the faces beside it).  Unchanged columns side by side wider than
+        any crease are background whatever its colour.
+        """
+        colour = obs.colour[rows].mean(axis=0)
+        background = self._reference_view(obs.view)[rows].mean(axis=0)
+        left = colour[max(split - 3 * reach, 0): max(split - reach - 1, 1)]
+        right = colour[split + reach + 2: split + 3 * reach + 1]
+        if not (left.size and right.size):
+            return False
+        faces = [np.median(left, axis=0), np.median(right, axis=0)]
+        blind = np.logical_or(*self._reference_colours(obs.view))[rows]
+        unchanged = (~(obs.changed[rows] | obs.cubes[rows] | blind)).mean(axis=0) >= 0.5
+        zone = slice(max(split - reach, 0), split + reach + 1)
+        if _longest_run(unchanged[zone]) >= SLIT_WIDE_PX:
+            return True  # background seen across more than any crease is wide
+        for x in range(max(split - reach, 0), min(split + reach + 1, colour.shape[0])):
+            if _mix_residual(background[x], faces) < SLIT_CHROMA:
+                continue  # the faces' shading could look just like this background
+            if unchanged[x]:
+                return True
+            weights, residual = _mix(colour[x], faces + [background[x]])
+            if residual < 0.25 * float(np.linalg.norm(colour[x])) and \
+                    weights[2] >= SLIT_BACKGROUND_SHARE * max(float(weights.sum()), 1e-9):
+                return True
+        return False
 
     def _blind_above(self, boxes: list[_CubeBox], obs: Observation, *, seen_elsewhere: int) -> int:
         """Cubes that may stand unseen on a visible top (the tower's, or one arm's of a fork),
@@ -1015,6 +1062,40 @@ def _doubt(reason: Reason, structure: _Structure, heavy_seen: int, light_seen: i
         fewer = sum(1 for layer, what in unsure if layer == 0 and what in ("width", "speckle"))
         return len(unsure) if structure.ground_contacts - fewer <= 1 else 0
     return len(unsure)
+
+
+def _mix(target: np.ndarray, parts: list[np.ndarray]) -> tuple[np.ndarray, float]:
+    """Non-negative weights w with target ~ sum(w_i * parts_i) (least squares over every subset
+    of the few parts), and the residual's length."""
+    basis = np.stack(parts, axis=1).astype(np.float64)
+    target = target.astype(np.float64)
+    best, best_residual = np.zeros(len(parts)), float(np.linalg.norm(target))
+    for subset in itertools.chain.from_iterable(
+            itertools.combinations(range(len(parts)), k) for k in range(1, len(parts) + 1)):
+        cols = list(subset)
+        w, *_ = np.linalg.lstsq(basis[:, cols], target, rcond=None)
+        if (w < 0).any():
+            continue
+        residual = float(np.linalg.norm(target - basis[:, cols] @ w))
+        if residual < best_residual:
+            best = np.zeros(len(parts))
+            best[cols] = w
+            best_residual = residual
+    return best, best_residual
+
+
+def _longest_run(flags: np.ndarray) -> int:
+    """The most consecutive True values."""
+    best = run = 0
+    for flag in flags:
+        run = run + 1 if flag else 0
+        best = max(best, run)
+    return best
+
+
+def _mix_residual(colour: np.ndarray, parts: list[np.ndarray]) -> float:
+    """How far a colour is from any brightness and mix of ``parts`` (relative to its length)."""
+    return _mix(colour, parts)[1] / max(float(np.linalg.norm(colour)), 1e-9)
 
 
 def _cubes_across(width: float) -> tuple[int, bool]:
