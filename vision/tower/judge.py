@@ -214,6 +214,11 @@ SIDE_MAY_TOUCH, SIDE_SEEN_APART, SIDE_WIDE_APART = 0, 1, 2
 # Two touching cubes, each turned up to about 20 degrees on its base, show at most ~2.35 cube
 # widths side by side in the view; a pair clearly wider stands apart.
 TOUCHING_PAIR_WIDTH = 2.45
+# A cube side by side with another shows at most this many cube widths (turned up to ~20 degrees).
+JOINED_WIDTH = 1.35
+# This share of a cube's place on top of the tower changed (in whatever colour) while a cube is
+# missing: that cube may stand there.
+CHANGED_ABOVE = 0.5
 # A line between a pair too wide to touch this much brighter than both faces confirms the gap.
 GAP_BRIGHTER = 1.35
 # A column between two cubes at least this much background (the rest the faces' colours at any
@@ -249,6 +254,9 @@ class _Structure:
     contacts_unseen: bool = False
     # (layer, what) of each measurement counted in ``ambiguous``.
     unsure: list[tuple[int, str]] = dataclasses.field(default_factory=list)
+    # Layers of cubes side by side partly in front of a background of cube colour: which cube
+    # rests on which there is unsure (a doubt against a neighbour breach only).
+    joined_layers: int = 0
 
 
 class TowerAnalyzer:
@@ -638,6 +646,7 @@ class TowerAnalyzer:
         # hidden by the background), a colour, speckle.
         unsure: list[tuple[int, str]] = []
         blind_layers = 0
+        joined_layers = 0
         for layer in range(self.heavy + self.light + 2):
             z0 = layer * cube
             sliver = self._top_face_mm(view, z0)
@@ -699,6 +708,16 @@ class TowerAnalyzer:
                     boxes.append(_CubeBox(layer, view.x_of(c0), view.x_of(c1), bool(share >= 0.5), side))
                 run_ends.append((len(boxes) - 1, a, b))
             self._look_into_creases(obs, lo, hi, boxes, run_ends, cube_px)
+            layer_boxes = [b for b in boxes if b.layer == layer]
+            if len(layer_boxes) >= 2:
+                # Cubes side by side, one of them wider than a turned cube shows and partly in
+                # front of a background of cube colour: a little change there (a shadow, a nudge)
+                # joined the background to it, so which cube rests on which is unsure (a ring's
+                # arm before a red piece read as one cube resting on both arms below).
+                behind = np.logical_or(*self._reference_colours(view))[lo:hi]
+                if any(b.x1 - b.x0 > JOINED_WIDTH * cube
+                       and behind[:, view.col(b.x0): view.col(b.x1)].mean() >= 0.3 for b in layer_boxes):
+                    joined_layers += 1
         boxes = self._drop_top_faces(boxes, obs, unsure)
         # A layer with no cubes under one with cubes cannot be empty (cubes do not float): the view
         # missed what is there, so it counts as blind.
@@ -750,7 +769,7 @@ class TowerAnalyzer:
         blind_layers += self._blind_above(boxes, obs, seen_elsewhere=aside_cubes)
         return _Structure(boxes, aside, aside_cubes, ground, len(unsure), max_neighbours, connected,
                           bool(boxes), blind_layers, contacts_unsure, contacts_inferred, floating, contacts_unseen,
-                          unsure)
+                          unsure, joined_layers)
 
     def _drop_top_faces(self, boxes: list[_CubeBox], obs: Observation,
                         unsure: list[tuple[int, str]]) -> list[_CubeBox]:
@@ -903,7 +922,16 @@ class TowerAnalyzer:
             if covered:
                 continue
             rows = slice(max(view.row((box.layer + 2) * cube), 0), view.row((box.layer + 1) * cube))
-            if self._could_hide(obs, boxes, rows, slice(view.col(box.x0), view.col(box.x1))):
+            cols = slice(view.col(box.x0), view.col(box.x1))
+            if self._could_hide(obs, boxes, rows, cols):
+                return missing
+            # Mostly changed above the top cube's own top face, but not in cube colours: a cube
+            # whose colour the view cannot read (a dark cube on a dark table in a dim room) may
+            # stand there.
+            top = (box.layer + 1) * cube
+            above = obs.changed[max(view.row(top + cube), 0): view.row(top + self._top_face_mm(view, top) + 0.1 * cube),
+                                cols]
+            if above.size and above.mean() >= CHANGED_ABOVE:
                 return missing
         return 0
 
@@ -1051,6 +1079,8 @@ def _doubt(reason: Reason, structure: _Structure, heavy_seen: int, light_seen: i
     reading of them could undo it (a count off in a way they cannot explain, cubes on the table
     that no unsure layer-0 reading could make one)."""
     unsure = structure.unsure
+    if reason is Reason.CUBE_NEIGHBOURS:
+        return len(unsure) + structure.joined_layers
     if not unsure or len(unsure) >= UNCLEAR_VIEW:
         return len(unsure)
     if reason is Reason.CUBE_COUNT:
