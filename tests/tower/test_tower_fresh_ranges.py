@@ -98,6 +98,7 @@ def test_a_cap_the_colours_miss_in_a_dim_room_is_not_counted_missing(tower_scene
     # A dim room: the ring's heavy cap against a dark table shows as change but hardly as heavy
     # colour, and the count came out one heavy short (a fail at 0.85).  Where a cube is missing
     # and the place on top of the tower changed, it may stand there.
-    scene = tower_scene("ring", 130015, heavy=3, light=5, frames=4, dim=True, nudge_px=1.082, exposure_drift=0.075,
-                        off_spot_mm=3.398, distractors=7, noise=4.644, pile=False, near=0.542)
+    scene = tower_scene("ring", 130015, heavy=3, light=5, frames=4, dim=True, nudge_px=1.082275547820764,
+                        exposure_drift=0.0748770523149513, off_spot_mm=3.398419946082202, distractors=7,
+                        noise=4.643695756382339, pile=False, near=0.5418984500440046)
     assert _judge(scene).verdict is not Verdict.FAIL
