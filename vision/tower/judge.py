@@ -818,7 +818,11 @@ class TowerAnalyzer:
             if np.count_nonzero(cols) < 0.4 * cube * VIEW_PX_PER_MM:
                 continue
             rows = slice(view.row((box.layer - 0.15) * cube), view.row((box.layer - 0.85) * cube))
-            if self._could_hide(obs, boxes, rows, cols):
+            # Or, with a cube missing from the count, the overhang is mostly changed in colours the
+            # view cannot read (a dark cube in a dim room): that cube may hold this one up.
+            unread = (obs.changed[rows] & ~obs.cubes[rows])[:, cols]
+            unread = self.heavy + self.light > len(boxes) and unread.size and unread.mean() >= CHANGED_ABOVE
+            if unread or self._could_hide(obs, boxes, rows, cols):
                 box.hidden_below = True
                 hidden += 1
         return hidden
