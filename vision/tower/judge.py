@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -213,8 +214,20 @@ SIDE_MAY_TOUCH, SIDE_SEEN_APART, SIDE_WIDE_APART = 0, 1, 2
 # Two touching cubes, each turned up to about 20 degrees on its base, show at most ~2.35 cube
 # widths side by side in the view; a pair clearly wider stands apart.
 TOUCHING_PAIR_WIDTH = 2.45
-# A line between two cubes this much brighter than both their faces is light seen through a gap.
+# A cube side by side with another shows at most this many cube widths (turned up to ~20 degrees).
+JOINED_WIDTH = 1.35
+# This share of a cube's place on top of the tower changed (in whatever colour) while a cube is
+# missing: that cube may stand there.
+CHANGED_ABOVE = 0.5
+# A line between a pair too wide to touch this much brighter than both faces confirms the gap.
 GAP_BRIGHTER = 1.35
+# A column between two cubes at least this much background (the rest the faces' colours at any
+# brightness) is light seen through a gap; the background must be this far (relative) from any
+# mix of the faces' colours, or a crease or a lit side face could look the same.
+SLIT_BACKGROUND_SHARE = 0.4
+SLIT_CHROMA = 0.08
+# Unchanged view columns side by side (1.5 mm): wider than the crease between touching faces.
+SLIT_WIDE_PX = 3
 # Runs of cube colour closer than this (in cube widths) may be split only by the crease between
 # two touching faces, not by a gap: the view looks into the split before it calls them apart.
 CREASE_CUBES = 0.25
@@ -241,6 +254,9 @@ class _Structure:
     contacts_unseen: bool = False
     # (layer, what) of each measurement counted in ``ambiguous``.
     unsure: list[tuple[int, str]] = dataclasses.field(default_factory=list)
+    # Layers of cubes side by side partly in front of a background of cube colour: which cube
+    # rests on which there is unsure (a doubt against a neighbour breach only).
+    joined_layers: int = 0
 
 
 class TowerAnalyzer:
@@ -630,6 +646,7 @@ class TowerAnalyzer:
         # hidden by the background), a colour, speckle.
         unsure: list[tuple[int, str]] = []
         blind_layers = 0
+        joined_layers = 0
         for layer in range(self.heavy + self.light + 2):
             z0 = layer * cube
             sliver = self._top_face_mm(view, z0)
@@ -691,6 +708,17 @@ class TowerAnalyzer:
                     boxes.append(_CubeBox(layer, view.x_of(c0), view.x_of(c1), bool(share >= 0.5), side))
                 run_ends.append((len(boxes) - 1, a, b))
             self._look_into_creases(obs, lo, hi, boxes, run_ends, cube_px)
+            layer_boxes = [b for b in boxes if b.layer == layer]
+            if len(layer_boxes) >= 2:
+                # Cubes side by side, one of them wider than a turned cube shows and partly in
+                # front of a background of cube colour: a little change there (a shadow, a nudge)
+                # joined the background to it, so which cube rests on which is unsure (a ring's
+                # arm before a red piece read as one cube resting on both arms below).
+                behind = np.logical_or(*self._reference_colours(view))[lo:hi]
+                if any(b.x1 - b.x0 > JOINED_WIDTH * cube
+                       and behind[:, view.col(b.x0): view.col(b.x1)].mean() >= 0.3 for b in layer_boxes):
+                    joined_layers += 1
+        boxes = self._drop_top_faces(boxes, obs, unsure)
         # A layer with no cubes under one with cubes cannot be empty (cubes do not float): the view
         # missed what is there, so it counts as blind.
         layers = {b.layer for b in boxes}
@@ -741,7 +769,37 @@ class TowerAnalyzer:
         blind_layers += self._blind_above(boxes, obs, seen_elsewhere=aside_cubes)
         return _Structure(boxes, aside, aside_cubes, ground, len(unsure), max_neighbours, connected,
                           bool(boxes), blind_layers, contacts_unsure, contacts_inferred, floating, contacts_unseen,
-                          unsure)
+                          unsure, joined_layers)
+
+    def _drop_top_faces(self, boxes: list[_CubeBox], obs: Observation,
+                        unsure: list[tuple[int, str]]) -> list[_CubeBox]:
+        """Drop the top cubes that are only the lit top face of the cube under them.
+
+        A cube's top face shows above its front face in the side view; against a dark table a tall
+        tower's top face can reach past where the layer band starts (the view a little stretched
+        or shifted) and read as one more thin cube.  A real cube there fills its layer up to its
+        own top edge: where the top of that layer is unchanged, there is no cube face (for sure
+        only where a cube there would show; else it is one more unsure measurement)."""
+        view = obs.view
+        cube = self.settings.cube_mm
+        kept = []
+        for box in boxes:
+            covered = any(b.layer == box.layer + 1 and _overlap(b, box) > 0 for b in boxes)
+            under = _below(box, boxes, min_overlap=0.15 * cube)
+            if box.layer == 0 or covered or not under:
+                kept.append(box)
+                continue
+            rows = slice(view.row((box.layer + 1) * cube), view.row((box.layer + 0.85) * cube))
+            cols = slice(view.col(box.x0), view.col(box.x1))
+            strip = obs.changed[rows, cols] | obs.cubes[rows, cols]
+            if strip.size and strip.mean() < 0.25:
+                # No face up there: the top face of the cube below, unless a cube's upper part
+                # could hide against that background -- then it may be a cube or not.
+                if self._could_hide(obs, [b for b in boxes if b is not box], rows, cols, any_count=True):
+                    unsure.append((box.layer, "sliver"))
+                continue
+            kept.append(box)
+        return kept
 
     def _mark_hidden_below(self, boxes: list[_CubeBox], obs: Observation) -> int:
         """Mark the cubes whose overhang (the part over no cube seen below) hangs over a
@@ -760,7 +818,11 @@ class TowerAnalyzer:
             if np.count_nonzero(cols) < 0.4 * cube * VIEW_PX_PER_MM:
                 continue
             rows = slice(view.row((box.layer - 0.15) * cube), view.row((box.layer - 0.85) * cube))
-            if self._could_hide(obs, boxes, rows, cols):
+            # Or, with a cube missing from the count, the overhang is mostly changed in colours the
+            # view cannot read (a dark cube in a dim room): that cube may hold this one up.
+            unread = (obs.changed[rows] & ~obs.cubes[rows])[:, cols]
+            unread = self.heavy + self.light > len(boxes) and unread.size and unread.mean() >= CHANGED_ABOVE
+            if unread or self._could_hide(obs, boxes, rows, cols):
                 box.hidden_below = True
                 hidden += 1
         return hidden
@@ -799,18 +861,57 @@ class TowerAnalyzer:
         """
         upper = slice(lo, lo + max((hi - lo) * 2 // 3, 1))
         reach = int(0.15 * self.settings.cube_mm * VIEW_PX_PER_MM)
-        zone = slice(max(split - reach, 0), split + reach + 1)
-        unchanged = ~obs.changed[upper, zone]
-        if unchanged.size and unchanged.mean(axis=0).max() >= 0.5:
+        if self._background_in_slit(obs, upper, split, reach):
             return SIDE_SEEN_APART
-        # The crease between two touching faces is darker than both; a line clearly brighter than
-        # both faces is light coming through (the background or the lit top of the cube below).
+        if pair_width < TOUCHING_PAIR_WIDTH:
+            return SIDE_MAY_TOUCH
+        # Too wide to touch.  A line clearly brighter than both faces between them (light coming
+        # through, or the lit side face of one seen through the gap) agrees: seen apart.  On its
+        # own that line proves nothing -- one of two touching cubes set back shows its lit side
+        # face just the same -- so it only backs up the width.
         brightness = obs.raw[upper].astype(np.float32).sum(axis=2).mean(axis=0)
         left = brightness[max(split - 3 * reach, 0): max(split - reach - 1, 1)]
         right = brightness[split + reach + 2: split + 3 * reach + 1]
-        if left.size and right.size and brightness[zone].max() > GAP_BRIGHTER * max(np.median(left), np.median(right)):
+        zone = brightness[max(split - reach, 0): split + reach + 1]
+        if left.size and right.size and zone.max() > GAP_BRIGHTER * max(np.median(left), np.median(right)):
             return SIDE_SEEN_APART
-        return SIDE_WIDE_APART if pair_width >= TOUCHING_PAIR_WIDTH else SIDE_MAY_TOUCH
+        return SIDE_WIDE_APART
+
+    def _background_in_slit(self, obs: Observation, rows: slice, split: int, reach: int) -> bool:
+        """Whether the background shows between two faces near view column ``split``.
+
+        Brightness alone does not tell: a cube's own side face, lit, can show between two arms set
+        a little apart in depth (touching at a corner) far brighter than either front face, and
+        the crease between touching faces is darker -- against a dark table it can even match the
+        reference.  Both are the faces' own colours at some brightness.  So a column counts as
+        background only where the reference there has a colour no mix of the two faces' colours
+        gives, and then if it is unchanged (not of cube colour) in most rows, or if the background
+        makes up a clear share of it when it is fitted as faces plus background (a slit narrower
+        than the blur, mixed with the faces beside it).  Unchanged columns side by side wider than
+        any crease are background whatever its colour.
+        """
+        colour = obs.colour[rows].mean(axis=0)
+        background = self._reference_view(obs.view)[rows].mean(axis=0)
+        left = colour[max(split - 3 * reach, 0): max(split - reach - 1, 1)]
+        right = colour[split + reach + 2: split + 3 * reach + 1]
+        if not (left.size and right.size):
+            return False
+        faces = [np.median(left, axis=0), np.median(right, axis=0)]
+        blind = np.logical_or(*self._reference_colours(obs.view))[rows]
+        unchanged = (~(obs.changed[rows] | obs.cubes[rows] | blind)).mean(axis=0) >= 0.5
+        zone = slice(max(split - reach, 0), split + reach + 1)
+        if _longest_run(unchanged[zone]) >= SLIT_WIDE_PX:
+            return True  # background seen across more than any crease is wide
+        for x in range(max(split - reach, 0), min(split + reach + 1, colour.shape[0])):
+            if _mix_residual(background[x], faces) < SLIT_CHROMA:
+                continue  # the faces' shading could look just like this background
+            if unchanged[x]:
+                return True
+            weights, residual = _mix(colour[x], faces + [background[x]])
+            if residual < 0.25 * float(np.linalg.norm(colour[x])) and \
+                    weights[2] >= SLIT_BACKGROUND_SHARE * max(float(weights.sum()), 1e-9):
+                return True
+        return False
 
     def _blind_above(self, boxes: list[_CubeBox], obs: Observation, *, seen_elsewhere: int) -> int:
         """Cubes that may stand unseen on a visible top (the tower's, or one arm's of a fork),
@@ -825,14 +926,25 @@ class TowerAnalyzer:
             if covered:
                 continue
             rows = slice(max(view.row((box.layer + 2) * cube), 0), view.row((box.layer + 1) * cube))
-            if self._could_hide(obs, boxes, rows, slice(view.col(box.x0), view.col(box.x1))):
+            cols = slice(view.col(box.x0), view.col(box.x1))
+            if self._could_hide(obs, boxes, rows, cols):
+                return missing
+            # Mostly changed above the top cube's own top face, but not in cube colours: a cube
+            # whose colour the view cannot read (a dark cube on a dark table in a dim room) may
+            # stand there.
+            top = (box.layer + 1) * cube
+            above = obs.changed[max(view.row(top + cube), 0): view.row(top + self._top_face_mm(view, top) + 0.1 * cube),
+                                cols]
+            if above.size and above.mean() >= CHANGED_ABOVE:
                 return missing
         return 0
 
-    def _could_hide(self, obs: Observation, boxes: list[_CubeBox], rows: slice, cols) -> bool:
-        """Whether one of the fighter's cubes still missing from ``boxes`` could stand unseen in this
-        part of the view: the reference there has that cube colour and, when the tower shows such
-        cubes in this light, about their brightness too (else a cube there would show)."""
+    def _could_hide(self, obs: Observation, boxes: list[_CubeBox], rows: slice, cols, *,
+                    any_count: bool = False) -> bool:
+        """Whether one of the fighter's cubes still missing from ``boxes`` (with ``any_count``: any
+        cube) could stand unseen in this part of the view: the reference there has that cube colour
+        and, when the tower shows such cubes in this light, about their brightness too (else a cube
+        there would show)."""
         view = obs.view
         cube = self.settings.cube_mm
         heavy_seen = sum(b.heavy for b in boxes)
@@ -840,7 +952,7 @@ class TowerAnalyzer:
         for heavy, wanted, seen, ref_mask in ((True, self.heavy, heavy_seen, ref_heavy),
                                               (False, self.light, len(boxes) - heavy_seen, ref_light)):
             region = ref_mask[rows][:, cols]
-            if wanted <= seen or not region.size or region.mean() < 0.4:
+            if (wanted <= seen and not any_count) or not region.size or region.mean() < 0.4:
                 continue
             faces = np.zeros(ref_mask.shape, bool)
             for b in boxes:
@@ -971,6 +1083,8 @@ def _doubt(reason: Reason, structure: _Structure, heavy_seen: int, light_seen: i
     reading of them could undo it (a count off in a way they cannot explain, cubes on the table
     that no unsure layer-0 reading could make one)."""
     unsure = structure.unsure
+    if reason is Reason.CUBE_NEIGHBOURS:
+        return len(unsure) + structure.joined_layers
     if not unsure or len(unsure) >= UNCLEAR_VIEW:
         return len(unsure)
     if reason is Reason.CUBE_COUNT:
@@ -982,6 +1096,40 @@ def _doubt(reason: Reason, structure: _Structure, heavy_seen: int, light_seen: i
         fewer = sum(1 for layer, what in unsure if layer == 0 and what in ("width", "speckle"))
         return len(unsure) if structure.ground_contacts - fewer <= 1 else 0
     return len(unsure)
+
+
+def _mix(target: np.ndarray, parts: list[np.ndarray]) -> tuple[np.ndarray, float]:
+    """Non-negative weights w with target ~ sum(w_i * parts_i) (least squares over every subset
+    of the few parts), and the residual's length."""
+    basis = np.stack(parts, axis=1).astype(np.float64)
+    target = target.astype(np.float64)
+    best, best_residual = np.zeros(len(parts)), float(np.linalg.norm(target))
+    for subset in itertools.chain.from_iterable(
+            itertools.combinations(range(len(parts)), k) for k in range(1, len(parts) + 1)):
+        cols = list(subset)
+        w, *_ = np.linalg.lstsq(basis[:, cols], target, rcond=None)
+        if (w < 0).any():
+            continue
+        residual = float(np.linalg.norm(target - basis[:, cols] @ w))
+        if residual < best_residual:
+            best = np.zeros(len(parts))
+            best[cols] = w
+            best_residual = residual
+    return best, best_residual
+
+
+def _longest_run(flags: np.ndarray) -> int:
+    """The most consecutive True values."""
+    best = run = 0
+    for flag in flags:
+        run = run + 1 if flag else 0
+        best = max(best, run)
+    return best
+
+
+def _mix_residual(colour: np.ndarray, parts: list[np.ndarray]) -> float:
+    """How far a colour is from any brightness and mix of ``parts`` (relative to its length)."""
+    return _mix(colour, parts)[1] / max(float(np.linalg.norm(colour)), 1e-9)
 
 
 def _cubes_across(width: float) -> tuple[int, bool]:
