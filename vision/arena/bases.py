@@ -72,6 +72,10 @@ STANDING_RIM_ERROR_MM = 1.6
 LARGEST_BASE_MM = 28.0
 #: A base is solid: at least this share of its fitted disc changed.
 MIN_BASE_COVERAGE = 0.92
+#: ... and where size alone decides (a camera so high that the figure stays over its base),
+#: all but this little of it, with a crisp rim: two stacked tokens fit a base-sized disc, but
+#: leave a notch where their rims meet (0.95-0.96) or a ragged rim.
+SIZE_ALONE_COVERAGE = 0.98
 #: A token is one flat disc: fewer than this share of its rim rays cross a fainter ring.
 MAX_TOKEN_TIERED = 0.3
 _TIER_RATIO = 0.6
@@ -252,6 +256,8 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.UNSURE  # more of the thing lies nearer the camera: this is not its rim
         if blob.coverage < MIN_BASE_COVERAGE:
             return Kind.UNSURE  # the fitted disc is not all changed: two tokens side by side?
+        if blob.figure is Evidence.UNKNOWN and (blob.coverage < SIZE_ALONE_COVERAGE or blob.fit_error_mm > CRISP_RIM_MM):
+            return Kind.UNSURE  # size alone decides, so it must be one crisp solid disc
         # Seen from low enough, a fighter's figure must show behind its base.
         return Kind.FIGHTER if blob.figure in (Evidence.YES, Evidence.UNKNOWN) else Kind.UNSURE
     if blob.diameter_mm <= cut - SIZE_MARGIN_MM:  # token-sized
