@@ -220,9 +220,9 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
             reseeded.add((u, v))
             peak = view.to_mm(u, v)
             fitted = _fit_near_rim(difference, mask, view, u, v, camera, radius)
-            if (fitted is None or fitted[3] > MAX_RIM_ERROR_MM
+            if (fitted is None or fitted[3] > MAX_RIM_ERROR_MM or fitted[2] < MIN_BLOB_RADIUS_MM
                     or math.hypot(peak[0] - fitted[0], peak[1] - fitted[1]) > 0.8 * fitted[2]):
-                continue
+                continue  # (a disc narrower than any seed may be is noise, as a seed would be)
         x, y, r, error, tiered = fitted
         fits.append((x, y, r, error, tiered, peak, (u, v)))
     # Several seeds fit each disc. A seed between two touching bases, or between a base and
