@@ -67,8 +67,15 @@ CLEAR_BASE_SLACK_MM = 4.0
 OFF_SPACE_MM = 6.0
 #: A standing disc taken for a fighter known to be missing fits its circle this well (rms mm).
 STANDING_RIM_ERROR_MM = 1.6
+#: The largest base the spec allows (25-28 mm): a fighter known to be missing, clear of every
+#: space, may measure up to this plus ``CLEAR_BASE_SLACK_MM``, whatever the typical ``base_mm``.
+LARGEST_BASE_MM = 28.0
 #: A base is solid: at least this share of its fitted disc changed.
 MIN_BASE_COVERAGE = 0.92
+#: ... and where size alone decides (a camera so high that the figure stays over its base),
+#: all but this little of it, with a crisp rim: two stacked tokens fit a base-sized disc, but
+#: leave a notch where their rims meet (0.95-0.96) or a ragged rim.
+SIZE_ALONE_COVERAGE = 0.98
 #: A token is one flat disc: fewer than this share of its rim rays cross a fainter ring.
 MAX_TOKEN_TIERED = 0.3
 _TIER_RATIO = 0.6
@@ -99,6 +106,17 @@ _QUIET_DIFFERENCE = 12.0
 
 class FirmDoubt(str):
     """A doubt that the fighter count does not settle: evidence of a fighter, not room for one."""
+
+
+class HidingDoubt(str):
+    """The doubt that a fighter may hide on ``space``, behind another fighter's figure."""
+
+    space: str
+
+    def __new__(cls, text: str, space: str) -> "HidingDoubt":
+        doubt = super().__new__(cls, text)
+        doubt.space = space
+        return doubt
 
 
 class Kind(enum.Enum):
@@ -181,14 +199,29 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
     difference = np.where(mask > 0, change.difference, np.minimum(change.difference, _QUIET_DIFFERENCE * 4))
     h, w = mask.shape
     fits = []
+    reseeded: set[tuple[int, int]] = set()
     seeds = [(u, v) for u, v in seeds if 0 <= u < w and 0 <= v < h and mask[v, u]]
     for (u, v), fitted in zip(seeds, _fit_near_rims(difference, mask, view, seeds, camera, radius)):
         peak = view.to_mm(u, v)
         if fitted is None:
             continue
+        if math.hypot(peak[0] - fitted[0], peak[1] - fitted[1]) > 0.8 * fitted[2]:
+            # The rim found is not round this seed. The widest point of a figure over a base
+            # the board's colour lies well away from its foot: if the rim found is a disc, a
+            # fit seeded from its middle that finds a disc round that seed is the foot's rim;
+            # else the fit describes something else. (Once per middle: seeds whose fits share
+            # it would only repeat the same fit.)
+            u, v = (int(round(c)) for c in view.to_px(fitted[0], fitted[1]))
+            if (fitted[3] > MAX_RIM_ERROR_MM or not (0 <= u < w and 0 <= v < h and mask[v, u])
+                    or (u, v) in reseeded):
+                continue
+            reseeded.add((u, v))
+            peak = view.to_mm(u, v)
+            fitted = _fit_near_rims(difference, mask, view, [(u, v)], camera, radius)[0]
+            if (fitted is None or fitted[3] > MAX_RIM_ERROR_MM or fitted[2] < MIN_BLOB_RADIUS_MM
+                    or math.hypot(peak[0] - fitted[0], peak[1] - fitted[1]) > 0.8 * fitted[2]):
+                continue  # (a disc narrower than any seed may be is noise, as a seed would be)
         x, y, r, error, tiered = fitted
-        if math.hypot(peak[0] - x, peak[1] - y) > 0.8 * r:
-            continue  # the rim found is not round this seed: the fit describes something else
         fits.append((x, y, r, error, tiered, peak, (u, v)))
     # Several seeds fit each disc. A seed between two touching bases, or between a base and
     # its figure, can fit a circle a few mm too big round both, and as smoothly: the fit that
@@ -221,6 +254,8 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.UNSURE  # more of the thing lies nearer the camera: this is not its rim
         if blob.coverage < MIN_BASE_COVERAGE:
             return Kind.UNSURE  # the fitted disc is not all changed: two tokens side by side?
+        if blob.figure is Evidence.UNKNOWN and (blob.coverage < SIZE_ALONE_COVERAGE or blob.fit_error_mm > CRISP_RIM_MM):
+            return Kind.UNSURE  # size alone decides, so it must be one crisp solid disc
         # Seen from low enough, a fighter's figure must show behind its base.
         return Kind.FIGHTER if blob.figure in (Evidence.YES, Evidence.UNKNOWN) else Kind.UNSURE
     if blob.diameter_mm <= cut - SIZE_MARGIN_MM:  # token-sized
@@ -316,7 +351,8 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     # explained, and a fighter could hide behind it as behind any other.
     standing = [b for b in discs if kinds[id(b)] is Kind.UNSURE and _stands_off_the_spaces(b, bases, geometry, camera)]
     for space_id, base in _hidden_spaces(mask, view, geometry, camera, bases + standing):
-        doubts.append(f"the fighter at ({base.x_mm:.0f}, {base.y_mm:.0f}) mm may hide a fighter on {space_id}")
+        doubts.append(HidingDoubt(f"the fighter at ({base.x_mm:.0f}, {base.y_mm:.0f}) mm may hide a fighter on {space_id}",
+                                  space_id))
     for x, y in _unexplained(mask, view, geometry, camera, bases + standing, tokens):
         doubts.append(f"something that is neither a base nor a token is near ({x:.0f}, {y:.0f}) mm")
     return sorted(bases, key=lambda b: b.x_mm), doubts
@@ -394,7 +430,7 @@ def _stands_off_the_spaces(blob: Blob, bases, geometry: BoardGeometry, camera: C
     """A standing disc (a figure's foot) clear of every space, and no part of a taken fighter."""
     if not (blob.stands_up or blob.figure is Evidence.YES) or _explained(blob, bases, camera):
         return False
-    return geometry.space_at(blob.x_mm, blob.y_mm) is None and geometry.edge_distance(blob.x_mm, blob.y_mm) >= OFF_SPACE_MM
+    return _off_the_spaces(blob, geometry)
 
 
 def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera: CameraPosition,
@@ -412,14 +448,18 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
     # Base-like discs first (their centre is the base's), then the rest nearest the camera
     # first: a figure's own top, behind its foot, is then on a taken candidate's figure line.
     for blob in sorted(blobs, key=lambda b: (not _base_like(b, settings), _distance_to_camera(b.peak_mm, camera))):
-        if blob.fit_error_mm > STANDING_RIM_ERROR_MM or blob.diameter_mm > settings.base_mm + CLEAR_BASE_SLACK_MM:
+        # Clear of every space, where taking it never changes ``occupied``, a standing disc may
+        # measure up to the spec's largest base + slack; on a space no wider than a clear base
+        # (two touching tokens with a figure behind them measure some 31 mm).
+        widest = _widest_base(settings) if _off_the_spaces(blob, geometry) else settings.base_mm + CLEAR_BASE_SLACK_MM
+        if blob.fit_error_mm > STANDING_RIM_ERROR_MM or blob.diameter_mm > widest:
             continue
         base_like = _base_like(blob, settings)
         if not (base_like or blob.stands_up or blob.figure is Evidence.YES) or classify(blob, settings) is Kind.TOKEN:
             continue
-        if not base_like and blob.ahead > MAX_CHANGE_AHEAD:
+        if not base_like and blob.ahead > MAX_CHANGE_AHEAD and not _stands_on_its_own(blob, geometry):
             continue  # more of the thing nearer the camera: a figure's top, its foot unseen
-        if _explained(blob, bases, camera):
+        if _explained(blob, bases, camera) and not _stands_on_its_own(blob, geometry):
             continue
         if abs(blob.x_mm) > w / 2 - blob.radius_mm or abs(blob.y_mm) > h / 2 - blob.radius_mm:
             continue
@@ -440,6 +480,24 @@ def _base_like(blob: Blob, settings: ArenaSettings) -> bool:
         and _size_cut(settings) + SIZE_MARGIN_MM <= blob.diameter_mm <= settings.base_mm + CLEAR_BASE_SLACK_MM
         and blob.figure is not Evidence.NO
     )
+
+
+def _widest_base(settings: ArenaSettings) -> float:
+    """The widest a fighter known to be missing may measure clear of every space (mm)."""
+    return max(settings.base_mm, LARGEST_BASE_MM) + CLEAR_BASE_SLACK_MM
+
+
+def _off_the_spaces(blob: Blob, geometry: BoardGeometry) -> bool:
+    """Is the disc's centre clear of every space (``OFF_SPACE_MM`` or more)?"""
+    return geometry.space_at(blob.x_mm, blob.y_mm) is None and geometry.edge_distance(blob.x_mm, blob.y_mm) >= OFF_SPACE_MM
+
+
+def _stands_on_its_own(blob: Blob, geometry: BoardGeometry) -> bool:
+    """A crisp standing disc with its own figure behind it, clear of every space: a fighter
+    standing behind another's figure, not that figure's top (nothing stands behind a top).
+    Clear of the spaces, taking it never changes ``occupied``."""
+    return (blob.fit_error_mm <= CRISP_RIM_MM and blob.figure is Evidence.YES and blob.stands_up
+            and blob.ahead <= STANDING_CHANGE_AHEAD and _off_the_spaces(blob, geometry))
 
 
 def _hidden_spaces(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases):

@@ -17,7 +17,8 @@ import numpy as np
 from vision.arena.geometry import BoardGeometry
 from vision.arena.registration import Registration, StillMarkers, register
 from vision.arena.settings import ArenaSettings
-from vision.arena.bases import TOKEN_MAX_MM, Blob, FirmDoubt, change_mask, find_blobs, is_clear_base, select_bases
+from vision.arena.bases import (TOKEN_MAX_MM, Blob, FirmDoubt, HidingDoubt, change_mask, find_blobs, is_clear_base,
+                                select_bases)
 from vision.arena.pose import CameraPosition, camera_position
 from vision.arena.topdown import BoardView, SmoothView, change_between
 
@@ -241,6 +242,10 @@ def _with_fighter_count(
     """
     if len(bases) != expected:
         return doubts + [f"the camera sees {len(bases)} fighter(s) where {expected} stand on the board"]
+    # A fighter hiding on a space one of them stands on: the count says there is none, and
+    # were the one seen there something else, the hidden one would stand on that same space.
+    occupied = {geometry.space_at(base.x_mm, base.y_mm) for base in bases}
+    doubts = [d for d in doubts if not (isinstance(d, HidingDoubt) and d.space in occupied)]
     if all(is_clear_base(base, settings) and _well_inside(base, geometry) for base in bases):
         return [d for d in doubts if isinstance(d, FirmDoubt)]
     return doubts
