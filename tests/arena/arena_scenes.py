@@ -6,8 +6,8 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.arena import BoardGeometry, load_geometry
-from vision.synth.arena_scene import CameraPose, Lighting, Miniature, Scene, Token, render_scene
+from vision.arena import BoardGeometry, load_geometry, read_arena
+from vision.synth.arena_scene import CameraPose, Lighting, Miniature, Scene, Token, random_match_scene, render_scene
 
 LAYOUTS = Path(__file__).resolve().parents[2] / "assistant" / "boxes" / "data" / "arenas"
 BOARD = (150, 170, 185)
@@ -52,3 +52,17 @@ def render(scene_: Scene, geometry: BoardGeometry) -> np.ndarray:
 
 def empty(geometry: BoardGeometry, pose: CameraPose = POSES[0]) -> np.ndarray:
     return render(scene(pose, seed=99), geometry)
+
+
+def spec_scene(seed: int, geometry: BoardGeometry):
+    """A random spec scene (the accuracy bench's, same seed): (live image, reference image, truth, fighter count)."""
+    reference, live, truth = random_match_scene(np.random.default_rng(seed), geometry)
+    return render_scene(live, geometry), render_scene(reference, geometry), truth, len(live.miniatures)
+
+
+def assert_read_right_with_the_count(seed: int, geometry: BoardGeometry) -> None:
+    """The spec scene ``seed`` reads ``ok`` and right when told its fighter count, as the live service is."""
+    live, reference, truth, count = spec_scene(seed, geometry)
+    reading = read_arena(live, reference, geometry, annotate=False, fighters=count)
+    assert reading.ok, reading.error
+    assert reading.occupied == truth

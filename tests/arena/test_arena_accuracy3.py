@@ -14,7 +14,7 @@ from vision.arena.settings import ArenaSettings
 from vision.arena.topdown import SmoothView, change_between
 from vision.synth.arena_scene import CameraPose, Lighting, Miniature, Scene, random_match_scene, render_scene
 
-from tests.arena.arena_scenes import render
+from tests.arena.arena_scenes import assert_read_right_with_the_count, render, spec_scene
 
 #: A spec scene (seed 12142 of the generator, written out): a low camera well to the side, two
 #: touching bases in a dim, uneven light. A seed between the bases fitted a circle round both.
@@ -115,11 +115,6 @@ def test_random_scenes_are_never_wrong_when_ok_with_or_without_the_count(geometr
     assert answered[True] >= 9 and answered[False] >= 7
 
 
-def _spec_scene(seed, geometry):
-    reference, live, truth = random_match_scene(np.random.default_rng(seed), geometry)
-    return render_scene(live, geometry), render_scene(reference, geometry), truth, len(live.miniatures)
-
-
 #: Spec scenes (generator seeds), one per cause fixed in this pass (all doubts before it):
 #: touching bases over-fitted (12083), a noisy dark board (12393), a missing fighter that is
 #: a crisp base left unsure (12281), a token just in front of a base (12123, 12319); and a
@@ -129,17 +124,14 @@ FIXED = [12083, 12393, 12281, 12123, 12319, 12314]
 
 @pytest.mark.parametrize("seed", FIXED)
 def test_spec_scenes_fixed_in_this_pass_are_read_with_the_count(geometry, seed):
-    live, reference, truth, count = _spec_scene(seed, geometry)
-    reading = read_arena(live, reference, geometry, annotate=False, fighters=count)
-    assert reading.ok, reading.error
-    assert reading.occupied == truth
+    assert_read_right_with_the_count(seed, geometry)
 
 
 #: Spec scenes a looser rule read WRONG: a figure's head taken for a base (5326), a figure's
 #: top taken for the missing fighter whose own base is unseen (5322).
 @pytest.mark.parametrize("seed", [5326, 5322])
 def test_a_figure_top_is_never_the_missing_fighter(geometry, seed):
-    live, reference, truth, count = _spec_scene(seed, geometry)
+    live, reference, truth, count = spec_scene(seed, geometry)
     for fighters in (count, None):
         reading = read_arena(live, reference, geometry, annotate=False, fighters=fighters)
         assert not reading.ok, (reading.occupied, truth)
@@ -150,7 +142,7 @@ def test_a_figure_top_is_never_the_missing_fighter(geometry, seed):
 #: token measured base-sized and settled by it (20410).
 @pytest.mark.parametrize("seed", [20440, 20410])
 def test_a_figure_top_or_a_touching_token_is_never_a_fighter(geometry, seed):
-    live, reference, truth, count = _spec_scene(seed, geometry)
+    live, reference, truth, count = spec_scene(seed, geometry)
     for fighters in (count, None):
         reading = read_arena(live, reference, geometry, annotate=False, fighters=fighters)
         assert not reading.ok or reading.occupied == truth, (fighters, reading.occupied, truth)

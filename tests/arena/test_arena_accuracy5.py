@@ -11,8 +11,8 @@ from vision.arena.reader import _with_fighter_count
 from vision.arena.settings import ArenaSettings
 from vision.synth.arena_scene import Miniature
 
-from tests.arena.arena_scenes import BOARD, POSES, empty, mini, render, scene, token
-from tests.arena.test_arena_accuracy3 import _spec_scene
+from tests.arena.arena_scenes import (BOARD, POSES, assert_read_right_with_the_count, empty, mini, render, scene,
+                                     spec_scene, token)
 
 
 def _board_coloured(x: float, y: float) -> Miniature:
@@ -45,10 +45,7 @@ FIXED = [70141, 70034, 70162, 70023, 70102]
 
 @pytest.mark.parametrize("seed", FIXED)
 def test_spec_scenes_fixed_in_this_pass_are_read_with_the_count(geometry, seed):
-    live, reference, truth, count = _spec_scene(seed, geometry)
-    reading = read_arena(live, reference, geometry, annotate=False, fighters=count)
-    assert reading.ok, reading.error
-    assert reading.occupied == truth
+    assert_read_right_with_the_count(seed, geometry)
 
 
 def _base(x: float, y: float) -> Blob:
@@ -71,7 +68,7 @@ def test_the_count_settles_a_fighter_hiding_only_on_a_space_a_fighter_stands_on(
 def test_random_scenes_of_a_fresh_range_are_never_wrong_when_ok(geometry):
     answered = {True: 0, False: 0}
     for seed in range(72000, 72010):
-        live, reference, truth, count = _spec_scene(seed, geometry)
+        live, reference, truth, count = spec_scene(seed, geometry)
         for with_count in (True, False):
             reading = read_arena(live, reference, geometry, annotate=False, fighters=count if with_count else None)
             if reading.ok:
@@ -97,7 +94,7 @@ def test_two_stacked_tokens_seen_from_high_above_are_no_fighter(geometry):
 #: count before it: two stacked tokens seen from high above fitted one base-sized disc.
 @pytest.mark.parametrize("seed", [80358, 80412])
 def test_stacked_tokens_in_spec_scenes_are_never_a_fighter(geometry, seed):
-    live, reference, truth, count = _spec_scene(seed, geometry)
+    live, reference, truth, count = spec_scene(seed, geometry)
     assert truth == ()
     for fighters in (count, None):
         reading = read_arena(live, reference, geometry, annotate=False, fighters=fighters)
