@@ -82,10 +82,10 @@ class PreparedReference:
     registration: Registration
     view: BoardView
     smooth: SmoothView
-    image_size: tuple[int, int] | None = None  # (width, height) of the reference image
-    still: StillMarkers | None = None  # the markers' patches as last registered, to spot an unmoved camera
-    search: np.ndarray | None = field(default=None, repr=False, compare=False)  # see _search_mask
-    camera: CameraPosition | None = None  # where ``registration`` puts the camera
+    image_size: tuple[int, int]  # (width, height) of the reference image
+    still: StillMarkers  # the markers' patches as last registered, to spot an unmoved camera
+    search: np.ndarray = field(repr=False, compare=False)  # see _search_mask, made once
+    camera: CameraPosition  # where ``registration`` puts the camera
 
     def expected_markers(self, image: np.ndarray) -> np.ndarray | None:
         """Where the markers should be in a same-size image: where they were last registered."""
@@ -111,11 +111,11 @@ class PreparedReference:
             camera=camera_position(registration.homography, self.image_size),
         )
 
-    def camera_for(self, registration: Registration) -> CameraPosition:
-        """The camera position of a live frame's registration (worked out once for the expected one)."""
-        if self.camera is not None and np.array_equal(registration.homography, self.registration.homography):
+    def camera_for(self, image: np.ndarray, registration: Registration) -> CameraPosition:
+        """The camera position of ``image``'s registration (worked out once for the expected one)."""
+        if self._same_size(image) and np.array_equal(registration.homography, self.registration.homography):
             return self.camera
-        return camera_position(registration.homography, self.image_size)
+        return camera_position(registration.homography, (image.shape[1], image.shape[0]))
 
     def _same_size(self, image: np.ndarray) -> bool:
         return self.image_size == (image.shape[1], image.shape[0])
@@ -199,11 +199,8 @@ def _with_annotation(reading: ArenaReading, annotated: np.ndarray) -> ArenaReadi
 def _read_registered(image, registration, prepared, geometry, settings, expected_fighters) -> ArenaReading:
     view = prepared.view
     live = SmoothView.of(view.warp(image, registration.homography))
-    if prepared._same_size(image):
-        camera = prepared.camera_for(registration)
-    else:
-        camera = camera_position(registration.homography, (image.shape[1], image.shape[0]))
-    search = _search_mask(view, geometry) if prepared.search is None else prepared.search
+    camera = prepared.camera_for(image, registration)
+    search = prepared.search
     change = change_between(live, prepared.smooth, search)
     mask = change_mask(change, search)
     blobs = find_blobs(change, mask, view, camera, settings, search)
