@@ -885,9 +885,10 @@ class TowerAnalyzer:
         the crease between touching faces is darker -- against a dark table it can even match the
         reference.  Both are the faces' own colours at some brightness.  So a column counts as
         background only where the reference there has a colour no mix of the two faces' colours
-        gives, and then if it is unchanged (not of cube colour) in most rows, or if the background
-        makes up a clear share of it when it is fitted as faces plus background (a slit narrower
-        than the blur, mixed with the faces beside it).  Unchanged columns side by side wider than
+        gives, and then if it is unchanged (not of cube colour) in most rows where both faces would
+        show as change against that background, or if the background makes up a clear share of it
+        when it is fitted as faces plus background (a slit narrower than the blur, mixed with the
+        faces beside it).  Unchanged columns side by side wider than
         any crease are background whatever its colour.
         """
         colour = obs.colour[rows].mean(axis=0)
@@ -899,6 +900,11 @@ class TowerAnalyzer:
         faces = [np.median(left, axis=0), np.median(right, axis=0)]
         blind = np.logical_or(*self._reference_colours(obs.view))[rows]
         unchanged = (~(obs.changed[rows] | obs.cubes[rows] | blind)).mean(axis=0) >= 0.5
+        # "Unchanged" shows the background only where both faces would have shown as change there:
+        # a heavy face against a dark table is itself within the change threshold, so the edge
+        # between two touching faces, half heavy, looked "unchanged" (a touching ring passed).
+        differs = [np.abs(background - face).max(axis=1) > CHANGE_THRESHOLD for face in faces]
+        unchanged &= differs[0] & differs[1]
         zone = slice(max(split - reach, 0), split + reach + 1)
         if _longest_run(unchanged[zone]) >= SLIT_WIDE_PX:
             return True  # background seen across more than any crease is wide
