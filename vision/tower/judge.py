@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+import math
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -208,6 +209,9 @@ class _CubeBox:
     right_side: int = 0
     # Part of this cube overhangs a background a cube could hide against: it may rest on one unseen.
     hidden_below: bool = False
+    # The split between this cube and the next one in its layer changed in colours the view cannot
+    # read: they may touch across it.
+    meets_right: bool = False
 
 
 SIDE_MAY_TOUCH, SIDE_SEEN_APART, SIDE_WIDE_APART = 0, 1, 2
@@ -287,9 +291,20 @@ class TowerAnalyzer:
         self._light_level = float(c_light.mean() / 255.0)
         self._heavy_level = float(c_heavy.mean() / 255.0)
         self._ref_cache: dict[tuple, np.ndarray] = {}
+        self._unclip: np.ndarray | None = None
+        self._blur = 3
         if self.geometry is not None:
             self.view = SideView(self.geometry, -cube / 2, self._x_range, self._z_range)
             self._white_idx = _white_sample_points(self.geometry, settings, reference.shape)
+            # The camera's noise (exposure locked) is the reference's.  The sensor clips it at black,
+            # so in a dim, noisy room a dark channel averages brighter than it is (a heavy cube's
+            # blue and green): its hue fades towards grey.  Undo that bias where the noise is large.
+            white = float(np.maximum(_percentile_80(reference[self._white_idx]), 8.0).min())
+            noise = _pixel_noise(reference)
+            if noise > NOISY_VIEW * white:
+                # Average more pixels before reading colours, or a heavy cube's hue drowns in noise.
+                self._blur = 7
+                self._unclip = _unclip_table(noise)
 
     @property
     def mat_visible(self) -> bool:
@@ -299,9 +314,11 @@ class TowerAnalyzer:
     def _normalised(self, frame: np.ndarray, view: SideView, white_idx) -> tuple[np.ndarray, np.ndarray, float]:
         """The side view in units of the marker quiet-zone white, the raw view, and the white level."""
         white = np.maximum(_percentile_80(frame[white_idx]), 8.0)
-        raw = cv2.blur(view.warp(frame), (3, 3))
+        raw = cv2.blur(view.warp(frame), (self._blur, self._blur))
         # One pass converts and scales (numpy's astype then *= walks the view twice).
         scale = tuple(float(v) for v in (1.0 / white).astype(np.float32)) + (0.0,)
+        if self._unclip is not None:
+            return cv2.multiply(cv2.LUT(raw, self._unclip), scale), raw, float(white.min())
         return cv2.multiply(raw, scale, dtype=cv2.CV_32F), raw, float(white.min())
 
     def _reference_view(self, view: SideView) -> np.ndarray:
@@ -757,6 +774,11 @@ class TowerAnalyzer:
             if i == tower:
                 continue
             x, y, w, h, area = stats[i]
+            if view.runs_off_frame(obs.frame.shape) and view.off_frame(obs.frame.shape)[labels == i].mean() >= 0.5:
+                # Mostly where the view runs past the frame's edge: the edge row's noise smeared
+                # into streaks, no cube to count (but maybe one, for all the view can tell).
+                unsure.append((0, "sliver"))
+                continue
             is_heavy = bool(obs.heavy[labels == i].sum() * 2 > area)
             aside.append((x, y, w, h, is_heavy))
             if w < 0.7 * cube_px:
@@ -843,14 +865,26 @@ class TowerAnalyzer:
         touching faces splits the colours' run just as a gap does.  Such a split is looked at like
         one inside a run, and unless light or background shows through it, the two cubes meet there."""
         for (last, _, end), (_, start, _) in zip(run_ends, run_ends[1:], strict=False):
-            if start - end > CREASE_CUBES * cube_px or last + 1 >= len(boxes):
+            if last + 1 >= len(boxes):
+                continue
+            crease = start - end <= CREASE_CUBES * cube_px
+            # Wider splits that changed in colours the view cannot read (part of a dark face in a
+            # noisy room) hide where the two faces end just as well: the cubes may meet in there.
+            unread = start - end < cube_px and obs.changed[lo:hi, end:start].mean() >= 0.5
+            if not (crease or unread):
                 continue
             left, right = boxes[last], boxes[last + 1]
             side = self._side_gap(obs, lo, hi, (end + start) // 2,
                                   pair_width=(right.x1 - left.x0) / self.settings.cube_mm)
-            if side != SIDE_SEEN_APART:
+            if side == SIDE_SEEN_APART:
+                continue
+            left.right_side = side
+            if crease:
                 left.x1 = right.x0 = (left.x1 + right.x0) / 2
-                left.right_side = side
+            else:
+                # Where in there they meet is unknown: they may touch, but neither reaches further
+                # onto the cubes below.
+                left.meets_right = True
 
     def _side_gap(self, obs: Observation, lo: int, hi: int, split: int, *, pair_width: float) -> int:
         """Whether two cubes split out of one run of cube pixels (at view column ``split``) touch.
@@ -888,8 +922,8 @@ class TowerAnalyzer:
         gives, and then if it is unchanged (not of cube colour) in most rows where both faces would
         show as change against that background, or if the background makes up a clear share of it
         when it is fitted as faces plus background (a slit narrower than the blur, mixed with the
-        faces beside it).  Unchanged columns side by side wider than
-        any crease are background whatever its colour.
+        faces beside it).  Unchanged columns side by side wider than any crease are background
+        whatever its colour.
         """
         colour = obs.colour[rows].mean(axis=0)
         background = self._reference_view(obs.view)[rows].mean(axis=0)
@@ -1055,6 +1089,30 @@ def _percentile_80(samples: np.ndarray) -> np.ndarray:
     part = np.partition(samples, (k, upper), axis=0)
     lo, hi = part[k].astype(np.float64), part[upper].astype(np.float64)
     return lo + (hi - lo) * (pos - k)
+
+
+def _pixel_noise(frame: np.ndarray) -> float:
+    """The sensor noise (standard deviation, grey levels) of one frame: from the median
+    difference of horizontally adjacent pixels, which edges and texture hardly move."""
+    rows = frame[::4].astype(np.int16)
+    step = np.abs(rows[:, 1:] - rows[:, :-1])
+    return float(1.4826 * np.median(step) / np.sqrt(2.0))
+
+
+# Sensor noise, relative to the quiet-zone white, above which the view is averaged over 7 x 7
+# pixels (a cube face is 20 x 20) and the noise's clipping at black is undone.
+NOISY_VIEW = 0.09
+
+
+def _unclip_table(sigma: float) -> np.ndarray:
+    """For each averaged grey level m of a pixel clipped at 0 with Gaussian noise sigma, the level
+    mu it had before clipping: m = mu Phi(mu / sigma) + sigma phi(mu / sigma) (0 where mu < 0)."""
+    mu = np.linspace(-4.0 * sigma, 260.0, 4096)
+    t = mu / sigma
+    phi = np.exp(-0.5 * t * t) / np.sqrt(2 * np.pi)
+    cdf = 0.5 * (1.0 + np.vectorize(math.erf)(t / np.sqrt(2.0)))
+    mean = mu * cdf + sigma * phi
+    return np.maximum(np.interp(np.arange(256.0), mean, mu), 0.0).astype(np.float32).reshape(1, 256)
 
 
 def _shadow(now: Sequence[np.ndarray], inv_ref: Sequence[np.ndarray]) -> np.ndarray:
@@ -1224,7 +1282,8 @@ def _contacts(boxes: list[_CubeBox], *, min_overlap: float, wide_pairs_apart: bo
             overlap = _overlap(a, b)
             only_support = (below[i] == [j] and not a.hidden_below) or (below[j] == [i] and not b.hidden_below)
             # Boxes are listed left to right within a layer: only the next one can touch a's right side.
-            side_by_side = a.layer == b.layer and j == i + 1 and overlap > -0.01 and a.right_side not in apart
+            side_by_side = (a.layer == b.layer and j == i + 1 and (overlap > -0.01 or a.meets_right)
+                            and a.right_side not in apart)
             stacked = abs(a.layer - b.layer) == 1 and overlap > min_overlap
             # Cubes split out of one wide run have unsure edges: only a clear overlap is sure contact.
             if stacked and (overlap > 2.5 * min_overlap or only_support):
