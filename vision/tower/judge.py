@@ -1094,9 +1094,13 @@ def _percentile_80(samples: np.ndarray) -> np.ndarray:
 def _pixel_noise(frame: np.ndarray) -> float:
     """The sensor noise (standard deviation, grey levels) of one frame: from the median
     difference of horizontally adjacent pixels, which edges and texture hardly move."""
-    rows = frame[::4].astype(np.int16)
-    step = np.abs(rows[:, 1:] - rows[:, :-1])
-    return float(1.4826 * np.median(step) / np.sqrt(2.0))
+    rows = frame[::4]
+    step = cv2.absdiff(rows[:, 1:], rows[:, :-1])
+    # The median from a histogram of the 256 levels (a sort of the whole frame costs ten times more).
+    below = np.cumsum(np.bincount(step.ravel(), minlength=256))
+    n = int(below[-1])
+    lower, upper = np.searchsorted(below, [(n - 1) // 2 + 1, n // 2 + 1])
+    return float(1.4826 * (lower + upper) / 2.0 / np.sqrt(2.0))
 
 
 # Sensor noise, relative to the quiet-zone white, above which the view is averaged over 7 x 7
