@@ -8,6 +8,7 @@ from vision.tower import Verdict, judge_tower
 from vision.tower.judge import (
     SIDE_MAY_TOUCH,
     SIDE_SEEN_APART,
+    UNCLIP_STEPS,
     TowerAnalyzer,
     _contacts,
     _CubeBox,
@@ -50,7 +51,7 @@ def test_the_noise_is_measured_on_a_frame_and_its_clipping_at_black_undone():
     flat = np.full((480, 640, 3), 120.0)
     noisy = np.clip(flat + rng.normal(0, 9.0, flat.shape), 0, 255).astype(np.uint8)
     assert 7.0 < _pixel_noise(noisy) < 11.0
-    table = _unclip_table(9.0)[0]
+    table = _unclip_table(9.0)[0] / UNCLIP_STEPS
     for level in (2.0, 6.0, 15.0):
         # A dark channel's average over clipped noise reads brighter than it is; the table gives it back.
         clipped_mean = np.clip(level + rng.normal(0, 9.0, 200_000), 0, None).mean()

@@ -318,7 +318,8 @@ class TowerAnalyzer:
         # One pass converts and scales (numpy's astype then *= walks the view twice).
         scale = tuple(float(v) for v in (1.0 / white).astype(np.float32)) + (0.0,)
         if self._unclip is not None:
-            return cv2.multiply(cv2.LUT(raw, self._unclip), scale), raw, float(white.min())
+            fixed = tuple(v / UNCLIP_STEPS for v in scale)
+            return cv2.multiply(cv2.LUT(raw, self._unclip), fixed, dtype=cv2.CV_32F), raw, float(white.min())
         return cv2.multiply(raw, scale, dtype=cv2.CV_32F), raw, float(white.min())
 
     def _reference_view(self, view: SideView) -> np.ndarray:
@@ -1108,15 +1109,21 @@ def _pixel_noise(frame: np.ndarray) -> float:
 NOISY_VIEW = 0.09
 
 
+# The unclipping table holds levels in 1/64 grey level steps (16-bit: a float table costs 2.5x more).
+UNCLIP_STEPS = 64
+
+
 def _unclip_table(sigma: float) -> np.ndarray:
     """For each averaged grey level m of a pixel clipped at 0 with Gaussian noise sigma, the level
-    mu it had before clipping: m = mu Phi(mu / sigma) + sigma phi(mu / sigma) (0 where mu < 0)."""
+    mu it had before clipping: m = mu Phi(mu / sigma) + sigma phi(mu / sigma) (0 where mu < 0), in
+    ``UNCLIP_STEPS`` steps of a grey level."""
     mu = np.linspace(-4.0 * sigma, 260.0, 4096)
     t = mu / sigma
     phi = np.exp(-0.5 * t * t) / np.sqrt(2 * np.pi)
     cdf = 0.5 * (1.0 + np.vectorize(math.erf)(t / np.sqrt(2.0)))
     mean = mu * cdf + sigma * phi
-    return np.maximum(np.interp(np.arange(256.0), mean, mu), 0.0).astype(np.float32).reshape(1, 256)
+    levels = np.maximum(np.interp(np.arange(256.0), mean, mu), 0.0)
+    return np.round(levels * UNCLIP_STEPS).astype(np.uint16).reshape(1, 256)
 
 
 def _shadow(now: Sequence[np.ndarray], inv_ref: Sequence[np.ndarray]) -> np.ndarray:
