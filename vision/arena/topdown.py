@@ -21,7 +21,8 @@ PX_PER_MM = 1.0
 _LOG_OFFSET = 10.0
 _SATURATED = 250.0
 _LOG_SATURATED = float(np.log(255.0 + _LOG_OFFSET))
-_LOG_TOP = float(np.log(_SATURATED + _LOG_OFFSET))
+#: A channel whose relit reference, clipped or not, differs by less than this (log) was not clipped.
+_EXACT_RANGE = 0.01
 #: Change thresholds in log-ratio units: a colour shift, or a brightness change.
 CHROMA_CHANGE = 0.10
 LUMA_CHANGE = 0.22
@@ -145,20 +146,26 @@ def _censored_ratio(live: SmoothView, reference: SmoothView, usable: np.ndarray)
 
     Below the top, the live view was clipped before it was smoothed: next to a board past
     the top, a dark line's blur into the board is cut short, and the line reads darker than
-    the relit reference, smoothed, predicts. So the reference is relit, clipped and then
-    smoothed the same way, and compared with that; where that is at the top while the live
-    pixel is not (a shadow or something dark on a clipped board), with the unclipped one.
+    the relit reference, smoothed, predicts. So the reference is also relit, clipped and
+    smoothed the same way: whether the live pixel was clipped so (no change) or a shadow
+    took it under the top, the ratio lies between the two comparisons, and the pixel's
+    other channels say where.
     """
     at_top = cv2.compare(live.bgr, _SATURATED, cv2.CMP_GE)  # 255 per channel at the top
     field = _light_field_image(reference.log.shape[:2], _lighting_field(live, reference, usable, at_top))
     unclipped = cv2.add(reference.log, field)
     clipped = _relit_as_seen(reference, field, unclipped)
-    ratio = cv2.subtract(live.log, np.where(clipped >= _LOG_TOP, unclipped, clipped))
-    # At the top, the live channel is a lower bound: change only if even that is brighter
-    # than the reference, relit, predicts; else no change in that channel.
-    bound = cv2.max(cv2.subtract(live.log, unclipped), (0.0,) * 4)
-    ratio = np.where(at_top > 0, bound, ratio)
-    return ratio, clipped
+    # Below the top the ratio lies between these two: the live pixel clipped as the relit
+    # reference is (against that), or unclipped (a shadow took it under the top: against
+    # the unclipped reference). Each channel takes the value in its range nearest the ratio
+    # of the channels whose range is a point (none clipped round them), or nearest 0.
+    low = cv2.subtract(live.log, unclipped)
+    high = cv2.subtract(live.log, clipped)
+    exact = cv2.compare(cv2.subtract(high, low), _EXACT_RANGE, cv2.CMP_LT) > 0
+    exact_sum = cv2.transform(np.where(exact, high, np.float32(0)), np.ones((1, 3), np.float32))
+    exact_count = cv2.transform(exact.view(np.uint8), np.ones((1, 3), np.float32)).astype(np.float32)
+    settled = (exact_sum / np.maximum(exact_count, np.float32(1)))[..., None]
+    return np.minimum(np.maximum(settled, low), high), clipped
 
 
 def _relit_as_seen(reference: SmoothView, field: np.ndarray, unclipped: np.ndarray) -> np.ndarray:
