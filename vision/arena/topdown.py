@@ -110,11 +110,11 @@ class Change:
 
 def change_between(live: SmoothView, reference: SmoothView, usable: np.ndarray) -> Change:
     """Per-pixel change; ``usable`` marks pixels that may be used to estimate the lighting."""
-    if float(live.bgr.max()) < _SATURATED:  # one cheap pass: mostly nothing saturates
+    if _saturates(live, usable):
+        ratio, predicted = _censored_ratio(live, reference, usable)
+    else:
         predicted = _under_new_light(reference, _lighting_field(live, reference, usable))
         ratio = cv2.subtract(live.log, predicted)
-    else:
-        ratio, predicted = _censored_ratio(live, reference, usable)
     luma = cv2.transform(ratio, np.full((1, 3), 1 / 3, np.float32))
     chroma_sq = cv2.subtract(cv2.transform(cv2.multiply(ratio, ratio), np.ones((1, 3), np.float32)),
                              cv2.multiply(luma, luma, scale=3.0))
@@ -133,23 +133,35 @@ def change_between(live: SmoothView, reference: SmoothView, usable: np.ndarray) 
     return Change(score, unshaded, difference)
 
 
+#: Share of the usable view at the sensor's top from which the lamp, not a white thing on the
+#: board, is taken to saturate: a white token or die is a few hundred pixels, and the fit
+#: trims it like anything else new; a bright board or its spaces clipping are thousands.
+_SATURATED_SHARE = 0.01
+
+
+def _saturates(live: SmoothView, usable: np.ndarray) -> bool:
+    if float(live.bgr.max()) < _SATURATED:  # one cheap pass: mostly nothing is at the top
+        return False
+    at_top = cv2.compare(_channel_max(live.bgr), _SATURATED, cv2.CMP_GE)
+    return cv2.countNonZero(cv2.bitwise_and(at_top, usable.view(np.uint8))) >= _SATURATED_SHARE * usable.size
+
+
 def _censored_ratio(live: SmoothView, reference: SmoothView, usable: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The log ratio of live to relit reference where some of the live view is at the sensor's
     top (a lamp switched on with the exposure locked), and the relit reference as the sensor
     would show it.
 
-    A channel at the top reads only "this bright or brighter": it is left out of the lighting
-    fit except as a lower bound, and in the ratio it is no change unless even that bound is
-    brighter than the relit reference predicts (then the bound is the change); the pixel
-    is judged on its other channels. So a bright board clipping under a new lamp is no
-    change, and a white figure on it still is (its other channels, or its bound, show it).
-
-    Below the top, the live view was clipped before it was smoothed: next to a board past
-    the top, a dark line's blur into the board is cut short, and the line reads darker than
-    the relit reference, smoothed, predicts. So the reference is also relit, clipped and
-    smoothed the same way: whether the live pixel was clipped so (no change) or a shadow
-    took it under the top, the ratio lies between the two comparisons, and the pixel's
-    other channels say where.
+    A channel at the top reads only "this bright or brighter": the lighting fit takes it as
+    a lower bound. The live view was clipped before it was smoothed, so the reference is
+    relit, clipped and smoothed the same way. A channel's ratio then lies between the live
+    pixel against that (clipped as the reference would be: next to a board past the top, a
+    dark line's blur into the board is cut short) and against the unclipped relit
+    reference (a shadow or something dark took it under the top), and it takes the value
+    in that range nearest the ratio of the pixel's channels that nothing clipped round, or
+    nearest 0. So a channel at the top where the relit reference is too is no change in
+    that channel and the pixel is judged on its other channels; a shadow over a clipped
+    board is darker, not another colour; a white figure on a bright board is still change
+    (its other channels, or a channel brighter than the reference predicts, show it).
     """
     at_top = cv2.compare(live.bgr, _SATURATED, cv2.CMP_GE)  # 255 per channel at the top
     field = _light_field_image(reference.log.shape[:2], _lighting_field(live, reference, usable, at_top))
