@@ -279,12 +279,13 @@ def _censored_fit(design: np.ndarray, samples: np.ndarray, bounded: np.ndarray) 
     level_only = known.mean(axis=0) < 0.5
     active = known.copy()
     inliers = np.ones(len(samples), bool)
+    outer = np.einsum("nk,nl->nkl", design, design).reshape(len(design), 16)  # each cell's design outer product
     coefficients = np.zeros((4, 3))
     coefficients[0] = np.median(samples, axis=0)
     for _ in range(8):
         weights = (active & inliers[:, None]).astype(np.float64)
         # Per channel normal equations, as einsum: numpy's @ would hand them to spinning BLAS threads.
-        normal = np.einsum("nk,nl,nc->ckl", design, design, weights) + 1e-9 * np.eye(4)
+        normal = np.einsum("nc,nm->cm", weights, outer).reshape(3, 4, 4) + 1e-9 * np.eye(4)
         solved = np.linalg.solve(normal, np.einsum("nk,nc->ck", design, weights * samples)[..., None])[..., 0]
         counted = weights.sum(axis=0)
         coefficients = np.where(counted >= 20, solved.T, coefficients)
