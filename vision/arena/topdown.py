@@ -164,9 +164,9 @@ def _censored_ratio(live: SmoothView, reference: SmoothView, usable: np.ndarray)
     (its other channels, or a channel brighter than the reference predicts, show it).
     """
     at_top = cv2.compare(live.bgr, _SATURATED, cv2.CMP_GE)  # 255 per channel at the top
-    field = _light_field_image(reference.log.shape[:2], _lighting_field(live, reference, usable, at_top))
-    unclipped = cv2.add(reference.log, field)
-    clipped = _relit_as_seen(reference, field, unclipped)
+    log_gain = _light_field_image(reference.log.shape[:2], _lighting_field(live, reference, usable, at_top))
+    unclipped = cv2.add(reference.log, log_gain)
+    clipped = _relit_as_seen(reference, log_gain, unclipped)
     # Below the top the ratio lies between these two: the live pixel clipped as the relit
     # reference is (against that), or unclipped (a shadow took it under the top: against
     # the unclipped reference). Each channel takes the value in its range nearest the ratio
@@ -180,12 +180,12 @@ def _censored_ratio(live: SmoothView, reference: SmoothView, usable: np.ndarray)
     return np.minimum(np.maximum(settled, low), high), clipped
 
 
-def _relit_as_seen(reference: SmoothView, field: np.ndarray, unclipped: np.ndarray) -> np.ndarray:
+def _relit_as_seen(reference: SmoothView, log_gain: np.ndarray, unclipped: np.ndarray) -> np.ndarray:
     """The log of the reference under the new light as the sensor shows it: relit before
     smoothing, clipped at the top, smoothed (the reference's unsmoothed view is needed)."""
     if reference.raw is None or reference.raw.dtype != np.uint8:
         return cv2.min(unclipped, (_LOG_SATURATED,) * 4)
-    relit = cv2.multiply(cv2.add(reference.raw.astype(np.float32), _LOG_OFFSET), cv2.exp(field))
+    relit = cv2.multiply(cv2.add(reference.raw.astype(np.float32), _LOG_OFFSET), cv2.exp(log_gain))
     relit = cv2.min(cv2.subtract(relit, _LOG_OFFSET), (255.0,) * 4)
     smooth = cv2.sepFilter2D(relit, cv2.CV_32F, _SMOOTHING, _SMOOTHING, borderType=cv2.BORDER_REFLECT_101)
     return cv2.log(cv2.add(smooth, _LOG_OFFSET))
@@ -215,14 +215,9 @@ def _lighting_field(
     difference of the means), so the full-size log ratio is never formed.
 
     ``at_top`` (per channel, nonzero where the live view is at the sensor's top) makes a
-    cell touching the top in a channel a lower bound in that channel, not a sample: the
-    first fit leaves it out, and each later one fits it as the larger of its value and the
-    field's (a censored fit). Whether such a cell is the board (kept) or something new
-    (trimmed) is judged on its channels below the top: a bound is trimmed only with them, so
-    the brightest cells cannot trim the bounds of darker ones, such as spaces clipping in one
-    channel under a lamp that lifts the whole board past the top. Leaving whole pixels out
-    instead lost every channel of a bright board's clipped half, and the field, fitted on the
-    other half, ran wild.
+    cell touching the top in a channel a lower bound in that channel, not a sample (see
+    :func:`_censored_fit`). Leaving whole pixels out instead lost every channel of a bright
+    board's clipped half, and the field, fitted on the other half, ran wild.
     """
     h, w = live.log.shape[:2]
     cell = _LIGHT_CELL_PX
@@ -311,8 +306,8 @@ def _censored_fit(design: np.ndarray, samples: np.ndarray, bounded: np.ndarray) 
 def _under_new_light(reference: SmoothView, coefficients: np.ndarray) -> np.ndarray:
     """The reference's log plus the lighting field (see :func:`_lighting_field`), clipped
     where the sensor clips."""
-    field = _light_field_image(reference.log.shape[:2], coefficients)
-    return cv2.min(cv2.add(reference.log, field), (_LOG_SATURATED,) * 4)
+    log_gain = _light_field_image(reference.log.shape[:2], coefficients)
+    return cv2.min(cv2.add(reference.log, log_gain), (_LOG_SATURATED,) * 4)
 
 
 def _light_field_image(shape: tuple[int, int], coefficients: np.ndarray) -> np.ndarray:
