@@ -12,8 +12,8 @@ of the same view) shows its markers unmoved; (d) with the camera where calibrati
 unmoved and not searched for; (e) (b) with the evidence image drawn; (f) the offline CLI
 path, which also registers the raw reference on every call.
 Prints medians (ms) and the ratio to (a), each image's ratio taken in the same run, then the
-median. Goal: the live reads <= 1.5x (a). In (c) and (d), a scene with a marker covered or
-shaded is still searched for (a hand over a marker).
+median. Goal: the live reads <= 1.5x (a). In (c) and (d), a marker covered or shaded (a
+hand over a marker) is looked for in a small window where it was, at a small cost.
 
 ``--cpu`` times the process's CPU time with OpenCV on one thread instead of wall time: on a
 shared, busy machine that is the steadier measure of the cost (wall time counts the waits).

@@ -108,11 +108,17 @@ def test_a_further_nudge_is_searched_for_and_then_followed(geometry, calibration
     assert _spaces(again) == ["S3", "S6"]
 
 
-def test_only_a_searched_registration_with_every_marker_moves_the_reference(geometry, calibration, frames):
+def test_only_a_searched_registration_by_every_marker_found_moves_the_reference(geometry, calibration, frames):
     prepared = calibration.reference
     covered = register(frames["hand"], geometry, expected=prepared.expected_markers(frames["hand"]))
     assert covered.ok and covered.markers_used == (10, 11, 13)
-    assert prepared.following(frames["hand"], covered) is prepared
+    # A covered marker does not stop it (test_arena_follow.py); a marker found but left out does.
+    assert prepared.following(frames["hand"], covered).registration is covered
+    found = register(frames["first"], geometry)
+    misplaced = {m: q + (12.0 if m == 12 else 0.0) for m, q in found.corners.items()}
+    disagreeing = register(frames["first"], geometry, detected=misplaced)
+    assert disagreeing.ok and disagreeing.markers_found == (10, 11, 12, 13) and disagreeing.markers_used == (10, 11, 13)
+    assert prepared.following(frames["first"], disagreeing) is prepared
     unmoved = register(frames["first"], geometry, still=prepared.still_markers(frames["first"]))
     assert not unmoved.unmoved  # nudged: searched
     followed = prepared.following(frames["first"], unmoved)

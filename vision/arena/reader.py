@@ -98,14 +98,18 @@ class PreparedReference:
     def following(self, frame: np.ndarray, registration: Registration) -> "PreparedReference":
         """This reference with the camera where ``frame``'s own ``registration`` put it.
 
-        Only a frame registered by a marker search (not taken as unmoved), with every marker
-        the current mapping used, moves it: the next frames are then compared with that
-        frame's marker patches and, if unmoved, warped by its mapping. Otherwise ``self``.
+        Only a frame registered by a marker search (not taken as unmoved), by every marker
+        it found (three or more agreeing: a fourth may be covered, as by a hand right after a
+        nudge), moves it: the next frames are then compared with that frame's marker patches
+        and, if unmoved, warped by its mapping; a covered marker is looked for where that
+        mapping puts it, and once it is back a search registers the frame by it too.
+        Otherwise ``self``: a marker found but left out (it disagreed) would never be looked
+        at again, so a frame with one does not move the reference.
         """
         if registration.unmoved or not registration.ok or not self._same_size(frame):
             return self
-        if not set(self.registration.markers_used) <= set(registration.markers_used):
-            return self  # a marker covered or left out: its patch would be missing from the test
+        if not set(registration.markers_found) <= set(registration.markers_used):
+            return self
         return dataclasses.replace(
             self, registration=registration, still=StillMarkers.of(frame, registration),
             camera=camera_position(registration.homography, self.image_size),

@@ -405,7 +405,9 @@ def _still_registration(image: np.ndarray, geometry: BoardGeometry, still: Still
     those is looked for in a small window where it was; found there (within a corner
     fit's tolerance), it is unmoved too. Those not found are missing, and the mapping is
     fitted again from the earlier corners of the markers still there. A marker found
-    anywhere else, or too few unmoved: None, and the frame is searched as usual.
+    anywhere else, or too few unmoved: None, and the frame is searched as usual. A marker
+    hidden when the mapping was made (a followed frame's, three markers) is looked for in
+    its window too: found, None, so that a search registers the frame by all of them.
     """
     previous = still.registration
     if previous is None:
@@ -417,12 +419,17 @@ def _still_registration(image: np.ndarray, geometry: BoardGeometry, still: Still
             unmoved.add(marker_id)
         elif (spare := spare - 1) < 0:
             return None  # a moved camera: most fail, and the first ones tell
-    others = [m for m in previous.markers_used if m not in unmoved]
+    # The markers the mapping used that were not seen unmoved, and those hidden when it was
+    # made (a hand over one while the camera was nudged): each looked for where it should be.
+    hidden = [m for m in geometry.markers if m not in previous.markers_found]
+    others = [m for m in previous.markers_used if m not in unmoved] + hidden
     if others:
         grey = to_gray(image)
         corners, ids = _detect_near(grey, geometry, previous.homography, min(1.0, DETECT_WIDTH / grey.shape[1]),
                                     markers=[m for m in others if m in geometry.markers], reach_frame=0.0)
         for quad, marker_id in zip(corners, [] if ids is None else ids.ravel().tolist()):
+            if marker_id in hidden:
+                return None  # back in view: a search registers the frame by it too
             was = previous.corners[marker_id]
             limit = max(MIN_ERROR_PX, MAX_ERROR_FRACTION * _mean_side(was))
             if float(np.max(np.linalg.norm(quad.reshape(4, 2) - was, axis=1))) > limit:

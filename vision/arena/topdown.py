@@ -7,7 +7,7 @@ a lamp): a smooth per-channel gain field is fitted robustly and removed before c
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -21,6 +21,8 @@ PX_PER_MM = 1.0
 _LOG_OFFSET = 10.0
 _SATURATED = 250.0
 _LOG_SATURATED = float(np.log(255.0 + _LOG_OFFSET))
+#: A channel whose relit reference, clipped or not, differs by less than this (log) was not clipped.
+_EXACT_RANGE = 0.01
 #: Change thresholds in log-ratio units: a colour shift, or a brightness change.
 CHROMA_CHANGE = 0.10
 LUMA_CHANGE = 0.22
@@ -83,6 +85,7 @@ class SmoothView:
     bgr: np.ndarray
     log: np.ndarray
     coarse_log: np.ndarray | None = None
+    raw: np.ndarray | None = field(default=None, repr=False, compare=False)  # the view before smoothing
 
     @classmethod
     def of(cls, view: np.ndarray) -> "SmoothView":
@@ -93,7 +96,7 @@ class SmoothView:
         else:
             smooth = cv2.GaussianBlur(view.astype(np.float32), (0, 0), 1.0)
         log = cv2.log(cv2.add(smooth, _LOG_OFFSET))
-        return cls(smooth, log, _coarse(log))
+        return cls(smooth, log, _coarse(log), view)
 
 
 @dataclass(frozen=True)
@@ -107,12 +110,11 @@ class Change:
 
 def change_between(live: SmoothView, reference: SmoothView, usable: np.ndarray) -> Change:
     """Per-pixel change; ``usable`` marks pixels that may be used to estimate the lighting."""
-    # Saturated pixels say nothing about the light: keep them out of its fit, and predict the
-    # reference under the new light clipped the way the sensor clips.
-    if float(live.bgr.max()) >= _SATURATED:  # one cheap pass: mostly nothing is
-        usable = usable & (_channel_max(live.bgr) < _SATURATED)
-    predicted = _under_new_light(reference, _lighting_field(live, reference, usable))
-    ratio = cv2.subtract(live.log, predicted)
+    if _saturates(live, usable):
+        ratio, predicted = _censored_ratio(live, reference, usable)
+    else:
+        predicted = _under_new_light(reference, _lighting_field(live, reference, usable))
+        ratio = cv2.subtract(live.log, predicted)
     luma = cv2.transform(ratio, np.full((1, 3), 1 / 3, np.float32))
     chroma_sq = cv2.subtract(cv2.transform(cv2.multiply(ratio, ratio), np.ones((1, 3), np.float32)),
                              cv2.multiply(luma, luma, scale=3.0))
@@ -131,6 +133,64 @@ def change_between(live: SmoothView, reference: SmoothView, usable: np.ndarray) 
     return Change(score, unshaded, difference)
 
 
+#: Share of the usable view at the sensor's top from which the lamp, not a white thing on the
+#: board, is taken to saturate: a white token or die is a few hundred pixels, and the fit
+#: trims it like anything else new; a bright board or its spaces clipping are thousands.
+_SATURATED_SHARE = 0.01
+
+
+def _saturates(live: SmoothView, usable: np.ndarray) -> bool:
+    if float(live.bgr.max()) < _SATURATED:  # one cheap pass: mostly nothing is at the top
+        return False
+    at_top = cv2.compare(_channel_max(live.bgr), _SATURATED, cv2.CMP_GE)
+    return cv2.countNonZero(cv2.bitwise_and(at_top, usable.view(np.uint8))) >= _SATURATED_SHARE * usable.size
+
+
+def _censored_ratio(live: SmoothView, reference: SmoothView, usable: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The log ratio of live to relit reference where some of the live view is at the sensor's
+    top (a lamp switched on with the exposure locked), and the relit reference as the sensor
+    would show it.
+
+    A channel at the top reads only "this bright or brighter": the lighting fit takes it as
+    a lower bound. The live view was clipped before it was smoothed, so the reference is
+    relit, clipped and smoothed the same way. A channel's ratio then lies between the live
+    pixel against that (clipped as the reference would be: next to a board past the top, a
+    dark line's blur into the board is cut short) and against the unclipped relit
+    reference (a shadow or something dark took it under the top), and it takes the value
+    in that range nearest the ratio of the pixel's channels that nothing clipped round, or
+    nearest 0. So a channel at the top where the relit reference is too is no change in
+    that channel and the pixel is judged on its other channels; a shadow over a clipped
+    board is darker, not another colour; a white figure on a bright board is still change
+    (its other channels, or a channel brighter than the reference predicts, show it).
+    """
+    at_top = cv2.compare(live.bgr, _SATURATED, cv2.CMP_GE)  # 255 per channel at the top
+    log_gain = _light_field_image(reference.log.shape[:2], _lighting_field(live, reference, usable, at_top))
+    unclipped = cv2.add(reference.log, log_gain)
+    clipped = _relit_as_seen(reference, log_gain, unclipped)
+    # Below the top the ratio lies between these two: the live pixel clipped as the relit
+    # reference is (against that), or unclipped (a shadow took it under the top: against
+    # the unclipped reference). Each channel takes the value in its range nearest the ratio
+    # of the channels whose range is a point (none clipped round them), or nearest 0.
+    low = cv2.subtract(live.log, unclipped)
+    high = cv2.subtract(live.log, clipped)
+    exact = cv2.compare(cv2.subtract(high, low), _EXACT_RANGE, cv2.CMP_LT) > 0
+    exact_sum = cv2.transform(np.where(exact, high, np.float32(0)), np.ones((1, 3), np.float32))
+    exact_count = cv2.transform(exact.view(np.uint8), np.ones((1, 3), np.float32)).astype(np.float32)
+    settled = (exact_sum / np.maximum(exact_count, np.float32(1)))[..., None]
+    return np.minimum(np.maximum(settled, low), high), clipped
+
+
+def _relit_as_seen(reference: SmoothView, log_gain: np.ndarray, unclipped: np.ndarray) -> np.ndarray:
+    """The log of the reference under the new light as the sensor shows it: relit before
+    smoothing, clipped at the top, smoothed (the reference's unsmoothed view is needed)."""
+    if reference.raw is None or reference.raw.dtype != np.uint8:
+        return cv2.min(unclipped, (_LOG_SATURATED,) * 4)
+    relit = cv2.multiply(cv2.add(reference.raw.astype(np.float32), _LOG_OFFSET), cv2.exp(log_gain))
+    relit = cv2.min(cv2.subtract(relit, _LOG_OFFSET), (255.0,) * 4)
+    smooth = cv2.sepFilter2D(relit, cv2.CV_32F, _SMOOTHING, _SMOOTHING, borderType=cv2.BORDER_REFLECT_101)
+    return cv2.log(cv2.add(smooth, _LOG_OFFSET))
+
+
 #: The lighting is fitted on a coarse grid: it varies slowly, and that is much cheaper.
 _LIGHT_CELL_PX = 8
 
@@ -141,7 +201,9 @@ def _coarse(image: np.ndarray) -> np.ndarray:
     return cv2.resize(image, (w // _LIGHT_CELL_PX, h // _LIGHT_CELL_PX), interpolation=cv2.INTER_AREA)
 
 
-def _lighting_field(live: SmoothView, reference: SmoothView, usable: np.ndarray) -> np.ndarray:
+def _lighting_field(
+    live: SmoothView, reference: SmoothView, usable: np.ndarray, at_top: np.ndarray | None = None
+) -> np.ndarray:
     """A smooth (bilinear in log space) per-channel gain field, fitted robustly.
 
     Returned as its coefficients, (4, 3): per channel c0 + c1 u + c2 v + c3 u v, with u and
@@ -151,6 +213,11 @@ def _lighting_field(live: SmoothView, reference: SmoothView, usable: np.ndarray)
     least-squares fit of the log ratio follows the light and ignores the miniatures. The
     fit is made on the coarse grid (cell means of the logs: the mean of a difference is the
     difference of the means), so the full-size log ratio is never formed.
+
+    ``at_top`` (per channel, nonzero where the live view is at the sensor's top) makes a
+    cell touching the top in a channel a lower bound in that channel, not a sample (see
+    :func:`_censored_fit`). Leaving whole pixels out instead lost every channel of a bright
+    board's clipped half, and the field, fitted on the other half, ran wild.
     """
     h, w = live.log.shape[:2]
     cell = _LIGHT_CELL_PX
@@ -166,30 +233,92 @@ def _lighting_field(live: SmoothView, reference: SmoothView, usable: np.ndarray)
     u = (us + 0.5) * cell / w - 0.5
     v = (vs + 0.5) * cell / h - 0.5
     design = np.column_stack([np.ones_like(u), u, v, u * v])
+    if at_top is not None:
+        bounded = (_coarse(at_top) > 0)[vs, us]
+        if bounded.any():
+            return _censored_fit(design, samples, bounded)
     inliers = np.ones(len(samples), bool)
     coefficients = np.zeros((4, 3))
     for _ in range(3):
         chosen = design[inliers]
         coefficients = np.linalg.solve(chosen.T @ chosen + 1e-9 * np.eye(4), chosen.T @ samples[inliers])
         residual = _channel_max(np.abs(samples - design @ coefficients))
-        spread = max(0.03, 2.5 * 1.4826 * float(np.partition(residual, len(residual) // 2)[len(residual) // 2]))
-        inliers = residual < spread
+        inliers = residual < _trim_spread(residual)
         if inliers.sum() < 50:
             break
     return coefficients
 
 
+def _trim_spread(residual: np.ndarray) -> float:
+    """The residual beyond which a cell is not the board: 2.5 robust sigmas, at least 0.03."""
+    return max(0.03, 2.5 * 1.4826 * float(np.partition(residual, len(residual) // 2)[len(residual) // 2]))
+
+
+def _censored_fit(design: np.ndarray, samples: np.ndarray, bounded: np.ndarray) -> np.ndarray:
+    """:func:`_lighting_field`'s fit where some cells' channels are lower bounds (``bounded``).
+
+    Per channel, the fit takes the cells below the top, and the bounds the field last fell
+    short of, as samples; bounds the field clears say nothing (a squared hinge, fitted by
+    Newton steps on the bounds it falls short of). A cell is trimmed by
+    its channels below the top (the brightest cells cannot trim the bounds of darker ones,
+    such as spaces clipping in one channel under a lamp that lifts the board past the top),
+    or, at the top in all three, by how far the field falls short of it. A channel with too
+    few samples keeps its field (at first flat, at the median of its cells).
+    """
+    known = ~bounded
+    all_bounded = bounded.all(axis=1)
+    # A channel mostly at the top cannot show how the light varies across the board (its
+    # bounds, mostly along the row of spaces, leave the rest free to run wild): it takes that
+    # from the channels that can (a lamp changes the light's colour, less its shape) and fits
+    # only its own level. With none to take it from, the light is taken as even.
+    level_only = known.mean(axis=0) < 0.5
+    active = known.copy()
+    inliers = np.ones(len(samples), bool)
+    outer = np.einsum("nk,nl->nkl", design, design).reshape(len(design), 16)  # each cell's design outer product
+    coefficients = np.zeros((4, 3))
+    coefficients[0] = np.median(samples, axis=0)
+    for _ in range(8):
+        weights = (active & inliers[:, None]).astype(np.float64)
+        # Per channel normal equations, as einsum: numpy's @ would hand them to spinning BLAS threads.
+        normal = np.einsum("nc,nm->cm", weights, outer).reshape(3, 4, 4) + 1e-9 * np.eye(4)
+        solved = np.linalg.solve(normal, np.einsum("nk,nc->ck", design, weights * samples)[..., None])[..., 0]
+        counted = weights.sum(axis=0)
+        coefficients = np.where(counted >= 20, solved.T, coefficients)
+        if level_only.any():
+            shape = coefficients[1:, ~level_only].mean(axis=1) if not level_only.all() else np.zeros(3)
+            across = np.einsum("nk,k->n", design[:, 1:], shape)
+            for c in np.flatnonzero(level_only & (counted >= 20)):
+                level = float(np.einsum("n,n", weights[:, c], samples[:, c] - across)) / counted[c]
+                coefficients[:, c] = (level, *shape)
+        fitted = np.einsum("nk,kc->nc", design, coefficients)
+        short = samples - fitted
+        falling_short = known | (short > 0)
+        residual = np.where(known, np.abs(short), 0.0)
+        residual[all_bounded] = np.maximum(short[all_bounded], 0.0)
+        residual = _channel_max(residual)
+        kept = residual < _trim_spread(residual)
+        if kept.sum() < 50 or (np.array_equal(falling_short, active) and np.array_equal(kept, inliers)):
+            break
+        active, inliers = falling_short, kept
+    return coefficients
+
+
 def _under_new_light(reference: SmoothView, coefficients: np.ndarray) -> np.ndarray:
     """The reference's log plus the lighting field (see :func:`_lighting_field`), clipped
-    where the sensor clips.
+    where the sensor clips."""
+    log_gain = _light_field_image(reference.log.shape[:2], coefficients)
+    return cv2.min(cv2.add(reference.log, log_gain), (_LOG_SATURATED,) * 4)
 
-    The field is one ``cv2.transform`` of a fixed (u, v, u v) image per channel. Not as a
-    matrix product: numpy's @ and cv2.gemm both hand it to OpenBLAS threads, which spin for
-    far more CPU than the product costs.
+
+def _light_field_image(shape: tuple[int, int], coefficients: np.ndarray) -> np.ndarray:
+    """The lighting field's log gain per pixel and channel.
+
+    One ``cv2.transform`` of a fixed (u, v, u v) image per channel. Not as a matrix
+    product: numpy's @ and cv2.gemm both hand it to OpenBLAS threads, which spin for far
+    more CPU than the product costs.
     """
-    h, w = reference.log.shape[:2]
-    field = cv2.transform(_field_basis(h, w), np.column_stack([coefficients[1:].T, coefficients[0]]))
-    return cv2.min(cv2.add(reference.log, field), (_LOG_SATURATED,) * 4)
+    h, w = shape
+    return cv2.transform(_field_basis(h, w), np.column_stack([coefficients[1:].T, coefficients[0]]))
 
 
 _BASES: dict[tuple[int, int], np.ndarray] = {}
