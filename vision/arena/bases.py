@@ -102,6 +102,10 @@ MAX_UNEXPLAINED_PLACES = 4
 _UNEXPLAINED_AREA_MM2 = 60.0
 #: Blur and fit error (mm) a flat disc's outline may run on beyond its displaced top.
 _FLAT_SLACK_MM = 3.0
+#: A fighter hiding on a space is looked for at points this far apart (mm), its figure's change
+#: within this distance (mm) of where the figure shows ``MIN_FIGURE_MM`` up.
+_HIDE_GRID_MM = 2.0
+_HIDE_TOP_MM = 3.0
 #: Radius (mm) round a space centre checked for change behind a fighter.
 _HIDDEN_CHECK_MM = 8.0
 #: How far round each space (mm) unexplained change matters: a base whose centre is on a
@@ -554,8 +558,33 @@ def _hidden_spaces(mask, view: BoardView, geometry: BoardGeometry, camera: Camer
             lateral = abs(dx * ay - dy * ax)
             if not (base.radius_mm < along < reach + base.radius_mm and lateral < FIGURE_HALF_WIDTH_MM + 0.15 * along):
                 continue
-            if _disc_coverage(mask, view, sx, sy, _HIDDEN_CHECK_MM) >= 0.3:
+            if _disc_coverage(mask, view, sx, sy, _HIDDEN_CHECK_MM) >= 0.3 and _room_for_a_figure(
+                    mask, view, geometry, camera, sx, sy):
                 yield space_id, base
+
+
+def _room_for_a_figure(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, sx: float,
+                       sy: float) -> bool:
+    """Could a fighter stand anywhere on the space at (sx, sy) with its figure unseen?
+
+    Every fighter has a figure at least ``MIN_FIGURE_MM`` tall standing at its centre, and
+    its figure shows at that height displaced away from the camera. Hidden behind another
+    figure, that point too is changed (the other figure covers it). If, wherever on the
+    space a fighter could stand, nothing changed round that point, none stands there.
+    """
+    half = geometry.space_mm / 2
+    steps = np.arange(-half, half + 0.01, _HIDE_GRID_MM)
+    cx, cy = np.meshgrid(sx + steps, sy + steps)
+    lx, ly = camera.lean(cx, cy, MIN_FIGURE_MM)
+    reach = int(round(_HIDE_TOP_MM * view.px_per_mm))
+    grown = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1)))
+    u = np.round((cx + lx + view.width_mm / 2) * view.px_per_mm).astype(int)
+    v = np.round((view.height_mm / 2 - (cy + ly)) * view.px_per_mm).astype(int)
+    h, w = mask.shape
+    outside = (u < 0) | (u >= w) | (v < 0) | (v >= h)
+    if outside.any():
+        return True  # a figure there would show off the view: nothing proves it absent
+    return bool(grown[v, u].any())
 
 
 def _unexplained(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases, tokens):
