@@ -286,6 +286,10 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.UNSURE  # a figure on a base the colour of the board, or a token at a base
         if blob.figure is Evidence.UNKNOWN and blob.tiered >= MAX_TOKEN_TIERED:
             return Kind.UNSURE  # a faint ring round a strong middle: a base round a figure?
+        if blob.figure is Evidence.UNKNOWN and (blob.fit_error_mm > CRISP_RIM_MM or blob.coverage < SIZE_ALONE_COVERAGE):
+            # Size alone decides here too: a token is one crisp solid disc. A figure seen from high
+            # above over a base the board's colour fits a ragged or notched one.
+            return Kind.UNSURE
         return Kind.TOKEN
     if blob.figure is Evidence.YES and blob.ahead > MAX_CHANGE_AHEAD:
         return Kind.UNSURE  # a figure's head, its own base nearer the camera, is no base
