@@ -256,7 +256,9 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         ahead_points, looked = _change_ahead(change.score, view, camera, x, y, r)
         ahead = len(ahead_points) / looked if looked else 0.0
         stands_up = _stands_up(mask, view, camera, x, y, r)
-        rises = _rises_behind(mask, view, camera, x, y, r)
+        # Only a crisp base-sized disc whose figure shows in part needs it (see classify).
+        rises = (figure is Evidence.PARTIAL and error <= CRISP_RIM_MM and 2 * r >= _size_cut(settings) + SIZE_MARGIN_MM
+                 and _rises_behind(mask, view, camera, x, y, r))
         blobs.append(Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up,
                           rises_behind=rises, ahead_points=ahead_points, ahead_looked=looked))
     return blobs
