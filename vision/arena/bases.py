@@ -399,9 +399,10 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     unexplained = _unexplained(mask, view, geometry, camera, bases + standing, tokens)
     for x, y in unexplained:
         doubts.append(f"something that is neither a base nor a token is near ({x:.0f}, {y:.0f}) mm")
-    if len(unexplained) >= MAX_UNEXPLAINED_PLACES:
+    if bases and len(unexplained) >= MAX_UNEXPLAINED_PLACES:
         # Not room for one more fighter, which the count could settle: change this widespread
-        # is the light not removed (or a hand over the board), and any base in it may be false.
+        # is the light not removed (or a hand over the board), and any base taken in it may be
+        # false. (With no base taken, the count alone says what the board holds.)
         doubts.append(FirmDoubt(f"change in {len(unexplained)} places that no base, figure or token explains "
                                 "(the light may have changed)"))
     return sorted(bases, key=lambda b: b.x_mm), doubts
