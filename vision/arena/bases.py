@@ -79,6 +79,14 @@ SIZE_ALONE_COVERAGE = 0.98
 #: A token is one flat disc: fewer than this share of its rim rays cross a fainter ring.
 MAX_TOKEN_TIERED = 0.3
 _TIER_RATIO = 0.6
+#: A base the colour of the board round its figure: at least this share of its rim rays cross a
+#: fainter ring, and at least this share of its disc changed (the ring and the figure's foot).
+MIN_RING_TIERED = 0.4
+MIN_RING_COVERAGE = 0.5
+#: A figure rising out of a base's far rim: the change behind the disc may pause this long (mm,
+#: a figure's lower body close to the board's colour) and must then run on this far (mm).
+_RISE_GAP_MM = 14.0
+_RISE_RUN_MM = 8.0
 
 # Rays from a seed: the half facing the camera, where the outline is the ground rim (a disc's
 # top, a few mm up, shows displaced away from the camera) and where a figure
@@ -88,10 +96,16 @@ _RAY_STEP_MM = 0.5
 _FRONT_SEED_SPACING_MM = 6.0
 #: Two fits of one disc agree when centre and radius are this close (mm).
 _AGREE_MM = 1.0
+#: Unexplained change in this many places is no fighter the count could settle (see select_bases).
+MAX_UNEXPLAINED_PLACES = 4
 #: Change this big (mm^2) that nothing explains is something on the board we cannot name.
 _UNEXPLAINED_AREA_MM2 = 60.0
 #: Blur and fit error (mm) a flat disc's outline may run on beyond its displaced top.
 _FLAT_SLACK_MM = 3.0
+#: A fighter hiding on a space is looked for at points this far apart (mm), its figure's change
+#: within this distance (mm) of where the figure shows ``MIN_FIGURE_MM`` up.
+_HIDE_GRID_MM = 2.0
+_HIDE_TOP_MM = 3.0
 #: Radius (mm) round a space centre checked for change behind a fighter.
 _HIDDEN_CHECK_MM = 8.0
 #: How far round each space (mm) unexplained change matters: a base whose centre is on a
@@ -148,6 +162,9 @@ class Blob:
     ahead: float = 0.0  # share of a band just in front of the rim (towards the camera) that changed
     stands_up: bool = False  # the change runs on away from the camera further than a flat disc's
     figure_only: bool = False  # a fighter placed by its figure: its base was not seen
+    #: A figure rises out of its far rim: change of a figure's width resumes just behind the disc
+    #: and runs on away from the camera past where any flat disc's top could show.
+    rises_behind: bool = False
     #: Board mm of the changed points in the band in front of the rim, and how many were looked at.
     ahead_points: tuple = field(default=(), compare=False, repr=False)
     ahead_looked: int = field(default=0, compare=False, repr=False)
@@ -239,8 +256,11 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         ahead_points, looked = _change_ahead(change.score, view, camera, x, y, r)
         ahead = len(ahead_points) / looked if looked else 0.0
         stands_up = _stands_up(mask, view, camera, x, y, r)
+        # Only a crisp base-sized disc whose figure shows in part needs it (see classify).
+        rises = (figure is Evidence.PARTIAL and error <= CRISP_RIM_MM and 2 * r >= _size_cut(settings) + SIZE_MARGIN_MM
+                 and _rises_behind(mask, view, camera, x, y, r))
         blobs.append(Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up,
-                          ahead_points=ahead_points, ahead_looked=looked))
+                          rises_behind=rises, ahead_points=ahead_points, ahead_looked=looked))
     return blobs
 
 
@@ -252,21 +272,44 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.UNSURE  # wider than a base fits: a hand or a card reaching in, two things
         if blob.ahead > MAX_CHANGE_AHEAD:
             return Kind.UNSURE  # more of the thing lies nearer the camera: this is not its rim
+        if _ringed_base(blob):
+            return Kind.FIGHTER  # a base the board's colour round its figure: only its ring changed
         if blob.coverage < MIN_BASE_COVERAGE:
             return Kind.UNSURE  # the fitted disc is not all changed: two tokens side by side?
         if blob.figure is Evidence.UNKNOWN and (blob.coverage < SIZE_ALONE_COVERAGE or blob.fit_error_mm > CRISP_RIM_MM):
             return Kind.UNSURE  # size alone decides, so it must be one crisp solid disc
-        # Seen from low enough, a fighter's figure must show behind its base.
+        # Seen from low enough, a fighter's figure must show behind its base. One close in colour
+        # to the board shows only in part, but still rises out of the far rim as no token's top can.
+        if blob.figure is Evidence.PARTIAL and blob.rises_behind and blob.fit_error_mm <= CRISP_RIM_MM:
+            return Kind.FIGHTER
         return Kind.FIGHTER if blob.figure in (Evidence.YES, Evidence.UNKNOWN) else Kind.UNSURE
     if blob.diameter_mm <= cut - SIZE_MARGIN_MM:  # token-sized
         if blob.figure is Evidence.YES or blob.stands_up:
             return Kind.UNSURE  # a figure on a base the colour of the board, or a token at a base
         if blob.figure is Evidence.UNKNOWN and blob.tiered >= MAX_TOKEN_TIERED:
             return Kind.UNSURE  # a faint ring round a strong middle: a base round a figure?
+        if blob.figure is Evidence.UNKNOWN and (blob.fit_error_mm > CRISP_RIM_MM or blob.coverage < SIZE_ALONE_COVERAGE):
+            # Size alone decides here too: a token is one crisp solid disc. A figure seen from high
+            # above over a base the board's colour fits a ragged or notched one.
+            return Kind.UNSURE
         return Kind.TOKEN
     if blob.figure is Evidence.YES and blob.ahead > MAX_CHANGE_AHEAD:
         return Kind.UNSURE  # a figure's head, its own base nearer the camera, is no base
+    if (blob.figure is Evidence.UNKNOWN and blob.stands_up and blob.ahead <= MAX_CHANGE_AHEAD
+            and blob.fit_error_mm <= CRISP_RIM_MM and blob.coverage >= MIN_BASE_COVERAGE):
+        # Seen from so high that a figure stays over its base, its top still stands up out of
+        # it as no flat disc's can: the figure evidence of a high camera.
+        return Kind.FIGHTER
     return {Evidence.YES: Kind.FIGHTER, Evidence.NO: Kind.TOKEN}.get(blob.figure, Kind.UNSURE)
+
+
+def _ringed_base(blob: Blob) -> bool:
+    """A crisp base-sized rim whose disc changed only in part, a fainter ring round a stronger
+    middle, with something standing on it: a base the colour of the board (its top unchanged)
+    round its figure. A token is one flat disc with nothing standing on it; two stacked tokens
+    seen from high above show no figure standing up out of them."""
+    return (blob.fit_error_mm <= CRISP_RIM_MM and blob.tiered >= MIN_RING_TIERED and blob.coverage >= MIN_RING_COVERAGE
+            and (blob.figure is Evidence.YES or (blob.figure is Evidence.UNKNOWN and blob.stands_up)))
 
 
 def is_clear_base(blob: Blob, settings: ArenaSettings) -> bool:
@@ -353,8 +396,15 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     for space_id, base in _hidden_spaces(mask, view, geometry, camera, bases + standing):
         doubts.append(HidingDoubt(f"the fighter at ({base.x_mm:.0f}, {base.y_mm:.0f}) mm may hide a fighter on {space_id}",
                                   space_id))
-    for x, y in _unexplained(mask, view, geometry, camera, bases + standing, tokens):
+    unexplained = _unexplained(mask, view, geometry, camera, bases + standing, tokens)
+    for x, y in unexplained:
         doubts.append(f"something that is neither a base nor a token is near ({x:.0f}, {y:.0f}) mm")
+    if bases and len(unexplained) >= MAX_UNEXPLAINED_PLACES:
+        # Not room for one more fighter, which the count could settle: change this widespread
+        # is the light not removed (or a hand over the board), and any base taken in it may be
+        # false. (With no base taken, the count alone says what the board holds.)
+        doubts.append(FirmDoubt(f"change in {len(unexplained)} places that no base, figure or token explains "
+                                "(the light may have changed)"))
     return sorted(bases, key=lambda b: b.x_mm), doubts
 
 
@@ -515,8 +565,33 @@ def _hidden_spaces(mask, view: BoardView, geometry: BoardGeometry, camera: Camer
             lateral = abs(dx * ay - dy * ax)
             if not (base.radius_mm < along < reach + base.radius_mm and lateral < FIGURE_HALF_WIDTH_MM + 0.15 * along):
                 continue
-            if _disc_coverage(mask, view, sx, sy, _HIDDEN_CHECK_MM) >= 0.3:
+            if _disc_coverage(mask, view, sx, sy, _HIDDEN_CHECK_MM) >= 0.3 and _room_for_a_figure(
+                    mask, view, geometry, camera, sx, sy):
                 yield space_id, base
+
+
+def _room_for_a_figure(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, sx: float,
+                       sy: float) -> bool:
+    """Could a fighter stand anywhere on the space at (sx, sy) with its figure unseen?
+
+    Every fighter has a figure at least ``MIN_FIGURE_MM`` tall standing at its centre, and
+    its figure shows at that height displaced away from the camera. Hidden behind another
+    figure, that point too is changed (the other figure covers it). If, wherever on the
+    space a fighter could stand, nothing changed round that point, none stands there.
+    """
+    half = geometry.space_mm / 2
+    steps = np.arange(-half, half + 0.01, _HIDE_GRID_MM)
+    cx, cy = np.meshgrid(sx + steps, sy + steps)
+    lx, ly = camera.lean(cx, cy, MIN_FIGURE_MM)
+    reach = int(round(_HIDE_TOP_MM * view.px_per_mm))
+    grown = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1)))
+    u = np.round((cx + lx + view.width_mm / 2) * view.px_per_mm).astype(int)
+    v = np.round((view.height_mm / 2 - (cy + ly)) * view.px_per_mm).astype(int)
+    h, w = mask.shape
+    outside = (u < 0) | (u >= w) | (v < 0) | (v >= h)
+    if outside.any():
+        return True  # a figure there would show off the view: nothing proves it absent
+    return bool(grown[v, u].any())
 
 
 def _unexplained(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases, tokens):
@@ -672,6 +747,37 @@ def _stands_up(mask, view: BoardView, camera: CameraPosition, x: float, y: float
     changed[inside] = mask[v[inside], u[inside]] > 0
     beyond = distances > r + allowance
     return bool(changed[beyond].all()) if beyond.any() else False
+
+
+def _rises_behind(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> bool:
+    """Does a figure rise out of the disc's far rim? Along the line away from the camera (and
+    along two lines a figure's half width beside it), change resumes within ``_RISE_GAP_MM`` of the
+    rim and runs on, unbroken, ``_RISE_RUN_MM`` or more, past where a flat disc's top could show."""
+    ax, ay = camera.away(x, y)
+    allowance = math.hypot(*camera.lean(x, y, MAX_TOKEN_THICKNESS_MM)) + _FLAT_SLACK_MM
+    reach = math.hypot(*camera.lean(x, y, MAX_FIGURE_MM))
+    if reach <= allowance + _RISE_RUN_MM:
+        return False  # seen from so high that a figure shows no further than a token's top
+    distances = np.arange(0.0, reach, 1.0)
+    h, w = mask.shape
+    rises = 0
+    for side in (-3.0, 0.0, 3.0):
+        px, py = x + ax * (r + distances) - ay * side, y + ay * (r + distances) + ax * side
+        u = np.round((px + view.width_mm / 2) * view.px_per_mm).astype(int)
+        v = np.round((view.height_mm / 2 - py) * view.px_per_mm).astype(int)
+        inside = (u >= 0) & (u < w) & (v >= 0) & (v < h)
+        changed = np.zeros(len(distances), bool)
+        changed[inside] = mask[v[inside], u[inside]] > 0
+        starts = np.flatnonzero(changed & ~np.concatenate(([True], changed[:-1])))  # change resumes after a gap
+        starts = np.concatenate((([0] if changed[0] else []), starts)).astype(int)
+        for start in starts:
+            if start > _RISE_GAP_MM:
+                break
+            run = int(np.argmin(changed[start:])) if not changed[start:].all() else len(changed) - start
+            if run >= _RISE_RUN_MM and start + run > allowance:
+                rises += 1
+                break
+    return rises >= 2
 
 
 def _change_ahead(score, view: BoardView, camera: CameraPosition, x: float, y: float, r: float):

@@ -208,6 +208,11 @@ def _read_registered(image, registration, prepared, geometry, settings, expected
     change = change_between(live, prepared.smooth, search)
     mask = change_mask(change, search)
     blobs = find_blobs(change, mask, view, camera, settings, search)
+    return _decide(blobs, mask, view, camera, registration, geometry, settings, expected_fighters)
+
+
+def _decide(blobs, mask, view, camera, registration, geometry, settings, expected_fighters) -> ArenaReading:
+    """The reading from the discs fitted to the change: fighters, their spaces, and the doubts."""
     bases, doubts = select_bases(blobs, mask, view, geometry, camera, settings, expected=expected_fighters)
     if expected_fighters is not None:
         doubts = _with_fighter_count(bases, doubts, expected_fighters, geometry, settings)
