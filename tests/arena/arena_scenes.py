@@ -66,3 +66,30 @@ def assert_read_right_with_the_count(seed: int, geometry: BoardGeometry) -> None
     reading = read_arena(live, reference, geometry, annotate=False, fighters=count)
     assert reading.ok, reading.error
     assert reading.occupied == truth
+
+
+def assert_never_wrong_when_ok(seeds, geometry: BoardGeometry) -> dict[bool, int]:
+    """Read each spec scene with and without its fighter count; every ``ok`` reading must be right.
+
+    Returns how many were answered ``ok``, keyed by "with the count"."""
+    answered = {True: 0, False: 0}
+    for seed in seeds:
+        live, reference, truth, count = spec_scene(seed, geometry)
+        for with_count in (True, False):
+            reading = read_arena(live, reference, geometry, annotate=False, fighters=count if with_count else None)
+            if reading.ok:
+                answered[with_count] += 1
+                assert reading.occupied == truth, (seed, with_count, reading.occupied, truth)
+    return answered
+
+
+def watcher_read(watcher, image, t):
+    """The watcher's read of ``image`` once the view is still (a new view is motion first)."""
+    results = [r for r in (watcher.add_frame(image, t + dt) for dt in (0.0, 0.2)) if r is not None]
+    assert results, "the watcher did not read a still view"
+    return results[0]
+
+
+def read_spaces(result):
+    """The spaces a watcher result puts the fighters on, sorted."""
+    return sorted(f.space for f in result.positions.values())

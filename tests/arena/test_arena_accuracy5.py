@@ -11,8 +11,8 @@ from vision.arena.reader import _with_fighter_count
 from vision.arena.settings import ArenaSettings
 from vision.synth.arena_scene import Miniature
 
-from tests.arena.arena_scenes import (BOARD, POSES, assert_read_right_with_the_count, empty, mini, render, scene,
-                                     spec_scene, token)
+from tests.arena.arena_scenes import (BOARD, POSES, assert_never_wrong_when_ok, assert_read_right_with_the_count, empty,
+                                     mini, render, scene, spec_scene, token)
 
 
 def _board_coloured(x: float, y: float) -> Miniature:
@@ -69,14 +69,7 @@ def test_the_count_settles_a_fighter_hiding_only_on_a_space_a_fighter_stands_on(
 
 
 def test_random_scenes_of_a_fresh_range_are_never_wrong_when_ok(geometry):
-    answered = {True: 0, False: 0}
-    for seed in range(72000, 72010):
-        live, reference, truth, count = spec_scene(seed, geometry)
-        for with_count in (True, False):
-            reading = read_arena(live, reference, geometry, annotate=False, fighters=count if with_count else None)
-            if reading.ok:
-                answered[with_count] += 1
-                assert reading.occupied == truth, (seed, with_count, reading.occupied, truth)
+    answered = assert_never_wrong_when_ok(range(72000, 72010), geometry)
     assert answered[True] >= 8 and answered[False] >= 6
 
 

@@ -14,7 +14,7 @@ from vision.arena import ArenaSettings, ArenaWatcher, WatchStatus, calibrate_are
 from vision.arena.registration import register
 from vision.synth.arena_scene import nudged
 
-from tests.arena.arena_scenes import POSES, empty, mini, render, scene
+from tests.arena.arena_scenes import POSES, empty, mini, read_spaces, render, scene, watcher_read
 
 NUDGED = nudged(POSES[0], np.random.default_rng(4))
 FURTHER = nudged(NUDGED, np.random.default_rng(11))
@@ -30,53 +30,42 @@ def _frame(geometry, pose=NUDGED, *, hidden=(12,), seed):
     return render(scene(pose, minis=TWO, hidden=hidden, seed=seed), geometry)
 
 
-def _read(watcher, image, t):
-    """The watcher's read of ``image`` once the view is still (a new view is motion first)."""
-    results = [r for r in (watcher.add_frame(image, t + dt) for dt in (0.0, 0.2)) if r is not None]
-    assert results, "the watcher did not read a still view"
-    return results[0]
-
-
-def _spaces(result):
-    return sorted(f.space for f in result.positions.values())
-
-
 def test_a_covered_marker_right_after_a_nudge_is_followed_by_the_other_three(geometry, calibration):
     watcher = ArenaWatcher(calibration, settings=ArenaSettings(stable_frames=1, read_hz=10))
-    first = _read(watcher, _frame(geometry, seed=31), 0.0)
+    first = watcher_read(watcher, _frame(geometry, seed=31), 0.0)
     assert not first.reading.registration.unmoved  # the nudge is searched for once
     assert first.reading.registration.markers_used == (10, 11, 13) and first.missing_markers == (12,)
-    assert first.status is WatchStatus.RECALIBRATE and _spaces(first) == ["S3", "S6"]
+    assert first.status is WatchStatus.RECALIBRATE and read_spaces(first) == ["S3", "S6"]
     for t, seed in ((1.0, 32), (2.0, 33)):
-        following = _read(watcher, _frame(geometry, seed=seed), t)
+        following = watcher_read(watcher, _frame(geometry, seed=seed), t)
         registration = following.reading.registration
         assert registration.unmoved  # the three seen unmoved: no search
         assert np.array_equal(registration.homography, first.reading.registration.homography)
         assert following.missing_markers == (12,) and following.status is WatchStatus.RECALIBRATE
         assert any("Markers 12 are not visible" in m for m in following.messages)
         assert any("view moved" in m for m in following.messages)
-        assert _spaces(following) == ["S3", "S6"] and following.reading.ok
+        assert read_spaces(following) == ["S3", "S6"] and following.reading.ok
         # Drift is against the calibration: the nudge still shows, as a search of the frame says.
         searched = register(_frame(geometry, seed=seed), geometry)
         assert following.drift_mm > 0.5
         assert following.drift_mm == pytest.approx(calibration.drift_mm(searched), abs=0.3)
     # The hand gone: marker 12 turns up where the mapping puts it, and a search takes all four.
-    back = _read(watcher, _frame(geometry, hidden=(), seed=34), 3.0)
+    back = watcher_read(watcher, _frame(geometry, hidden=(), seed=34), 3.0)
     assert not back.reading.registration.unmoved and back.reading.registration.markers_used == (10, 11, 12, 13)
-    assert back.missing_markers == () and _spaces(back) == ["S3", "S6"]
+    assert back.missing_markers == () and read_spaces(back) == ["S3", "S6"]
     # The nudge (some 20 mm at the board's corners) is past the tolerance, and still said so.
     assert back.status is WatchStatus.RECALIBRATE and back.drift_mm > ArenaSettings().drift_tolerance_mm
     assert [m for m in back.messages if "Markers" in m] == [] and any("view moved" in m for m in back.messages)
-    settled = _read(watcher, _frame(geometry, hidden=(), seed=35), 4.0)
+    settled = watcher_read(watcher, _frame(geometry, hidden=(), seed=35), 4.0)
     assert settled.reading.registration.unmoved and settled.reading.registration.markers_used == (10, 11, 12, 13)
     assert settled.drift_mm == pytest.approx(back.drift_mm)
 
 
 def test_a_followed_three_marker_view_reads_what_a_search_reads(geometry, calibration):
     watcher = ArenaWatcher(calibration, settings=ArenaSettings(stable_frames=1, read_hz=10))
-    _read(watcher, _frame(geometry, seed=41), 0.0)
+    watcher_read(watcher, _frame(geometry, seed=41), 0.0)
     image = _frame(geometry, seed=42)
-    following = _read(watcher, image, 1.0)
+    following = watcher_read(watcher, image, 1.0)
     assert following.reading.registration.unmoved
     searched = read_arena(image, calibration.reference, geometry, annotate=False, fighters=2)
     assert not searched.registration.unmoved and searched.registration.markers_used == (10, 11, 13)
@@ -88,14 +77,14 @@ def test_a_followed_three_marker_view_reads_what_a_search_reads(geometry, calibr
 
 def test_a_moved_camera_or_a_hand_moved_to_another_marker_is_searched_again(geometry, calibration):
     watcher = ArenaWatcher(calibration, settings=ArenaSettings(stable_frames=1, read_hz=10))
-    first = _read(watcher, _frame(geometry, seed=51), 0.0)
+    first = watcher_read(watcher, _frame(geometry, seed=51), 0.0)
     # Nudged again with the hand still there: the three are not where they were.
-    moved = _read(watcher, _frame(geometry, FURTHER, seed=52), 1.0)
+    moved = watcher_read(watcher, _frame(geometry, FURTHER, seed=52), 1.0)
     assert not moved.reading.registration.unmoved and moved.reading.registration.markers_used == (10, 11, 13)
-    assert moved.drift_mm != pytest.approx(first.drift_mm, abs=0.2) and _spaces(moved) == ["S3", "S6"]
+    assert moved.drift_mm != pytest.approx(first.drift_mm, abs=0.2) and read_spaces(moved) == ["S3", "S6"]
     # The hand moves from marker 12 to marker 13: 13 fails the still test, so the frame is searched.
-    swapped = _read(watcher, _frame(geometry, FURTHER, hidden=(13,), seed=53), 2.0)
+    swapped = watcher_read(watcher, _frame(geometry, FURTHER, hidden=(13,), seed=53), 2.0)
     assert not swapped.reading.registration.unmoved and swapped.reading.registration.markers_used == (10, 11, 12)
-    assert swapped.missing_markers == (13,) and _spaces(swapped) == ["S3", "S6"]
-    again = _read(watcher, _frame(geometry, FURTHER, hidden=(13,), seed=54), 3.0)
-    assert again.reading.registration.unmoved and again.missing_markers == (13,) and _spaces(again) == ["S3", "S6"]
+    assert swapped.missing_markers == (13,) and read_spaces(swapped) == ["S3", "S6"]
+    again = watcher_read(watcher, _frame(geometry, FURTHER, hidden=(13,), seed=54), 3.0)
+    assert again.reading.registration.unmoved and again.missing_markers == (13,) and read_spaces(again) == ["S3", "S6"]

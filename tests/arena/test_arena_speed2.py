@@ -13,7 +13,7 @@ from vision.arena import ArenaSettings, ArenaWatcher, calibrate_arena, prepare_r
 from vision.arena.registration import register
 from vision.synth.arena_scene import nudged
 
-from tests.arena.arena_scenes import POSES, empty, mini, render, scene
+from tests.arena.arena_scenes import POSES, empty, mini, read_spaces, render, scene, watcher_read
 
 NUDGED = nudged(POSES[0], np.random.default_rng(4))
 FURTHER = nudged(NUDGED, np.random.default_rng(11))
@@ -41,26 +41,15 @@ def _watcher(calibration):
     return ArenaWatcher(calibration, settings=ArenaSettings(stable_frames=1, read_hz=10))
 
 
-def _read(watcher, image, t):
-    """The watcher's read of ``image`` once the view is still (a new view is motion first)."""
-    results = [r for r in (watcher.add_frame(image, t + dt) for dt in (0.0, 0.2)) if r is not None]
-    assert results, "the watcher did not read a still view"
-    return results[0]
-
-
-def _spaces(result):
-    return sorted(f.space for f in result.positions.values())
-
-
 def test_a_nudged_cameras_next_read_takes_the_still_path_and_reads_the_same(geometry, calibration, frames):
     watcher = _watcher(calibration)
-    first = _read(watcher, frames["first"], 0.0)
+    first = watcher_read(watcher, frames["first"], 0.0)
     assert not first.reading.registration.unmoved  # the nudge is searched for once
     assert first.reading.registration.markers_used == (10, 11, 12, 13)
-    following = _read(watcher, frames["next"], 1.0)
+    following = watcher_read(watcher, frames["next"], 1.0)
     assert following.reading.registration.unmoved  # ... and then seen unmoved: no search
     assert np.array_equal(following.reading.registration.homography, first.reading.registration.homography)
-    assert _spaces(first) == _spaces(following) == ["S3", "S6"]
+    assert read_spaces(first) == read_spaces(following) == ["S3", "S6"]
     # A search of the same frame maps the board to within the detector's noise of it.
     searched = read_arena(frames["next"], calibration.reference, geometry, annotate=False, fighters=2)
     assert not searched.registration.unmoved and searched.occupied == following.reading.occupied
@@ -71,8 +60,8 @@ def test_a_nudged_cameras_next_read_takes_the_still_path_and_reads_the_same(geom
 
 def test_drift_is_still_measured_against_the_calibration(geometry, calibration, frames):
     watcher = _watcher(calibration)
-    first = _read(watcher, frames["first"], 0.0)
-    following = _read(watcher, frames["next"], 1.0)
+    first = watcher_read(watcher, frames["first"], 0.0)
+    following = watcher_read(watcher, frames["next"], 1.0)
     assert following.reading.registration.unmoved
     searched = register(frames["next"], geometry)
     assert first.drift_mm > 0.5  # the nudge shows against the calibration, not against the followed frame
@@ -82,30 +71,30 @@ def test_drift_is_still_measured_against_the_calibration(geometry, calibration, 
 
 def test_a_hand_over_a_marker_is_searched_for_and_keeps_the_followed_view(geometry, calibration, frames):
     watcher = _watcher(calibration)
-    first = _read(watcher, frames["first"], 0.0)
-    hand = _read(watcher, frames["hand"], 1.0)
+    first = watcher_read(watcher, frames["first"], 0.0)
+    hand = watcher_read(watcher, frames["hand"], 1.0)
     # Three markers unmoved: the camera has not moved; marker 12 is searched for where it was, in vain.
     assert hand.reading.registration.unmoved and hand.reading.registration.markers_found == (10, 11, 13)
-    assert hand.missing_markers == (12,) and _spaces(hand) == ["S3", "S6"]
+    assert hand.missing_markers == (12,) and read_spaces(hand) == ["S3", "S6"]
     searched = read_arena(frames["hand"], calibration.reference, geometry, annotate=False, fighters=2)
     assert not searched.registration.unmoved and searched.markers_found == (10, 11, 13)
     assert searched.occupied == hand.reading.occupied
     assert hand.drift_mm == pytest.approx(first.drift_mm, abs=0.05)  # the followed frame's corners of 10, 11, 13
     # Three markers do not move the followed view: with the hand gone, the markers are unmoved again.
-    after = _read(watcher, frames["next"], 2.0)
+    after = watcher_read(watcher, frames["next"], 2.0)
     assert after.reading.registration.unmoved and after.missing_markers == ()
-    assert _spaces(after) == ["S3", "S6"]
+    assert read_spaces(after) == ["S3", "S6"]
 
 
 def test_a_further_nudge_is_searched_for_and_then_followed(geometry, calibration, frames):
     watcher = _watcher(calibration)
-    first = _read(watcher, frames["first"], 0.0)
-    moved = _read(watcher, frames["further"], 1.0)
-    assert not moved.reading.registration.unmoved and _spaces(moved) == ["S3", "S6"]
+    first = watcher_read(watcher, frames["first"], 0.0)
+    moved = watcher_read(watcher, frames["further"], 1.0)
+    assert not moved.reading.registration.unmoved and read_spaces(moved) == ["S3", "S6"]
     assert moved.drift_mm != pytest.approx(first.drift_mm, abs=0.2)
-    again = _read(watcher, render(scene(FURTHER, minis=TWO, seed=25), geometry), 2.0)
+    again = watcher_read(watcher, render(scene(FURTHER, minis=TWO, seed=25), geometry), 2.0)
     assert again.reading.registration.unmoved and again.drift_mm == pytest.approx(moved.drift_mm)
-    assert _spaces(again) == ["S3", "S6"]
+    assert read_spaces(again) == ["S3", "S6"]
 
 
 def test_only_a_searched_registration_by_every_marker_found_moves_the_reference(geometry, calibration, frames):
