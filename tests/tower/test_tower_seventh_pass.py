@@ -36,10 +36,20 @@ FAINT_SLIT_RINGS = [
     # Heavy arms before a white mat, the slit a pixel or two wide.
     (230009, dict(heavy=4, light=0, frames=6, dim=False, nudge_px=1.631, exposure_drift=0.048, off_spot_mm=7.887,
                   distractors=0, noise=1.398, pile=True, near=0.407)),
-    # The same in a dim room.
-    (230010, dict(heavy=3, light=1, frames=3, dim=True, nudge_px=0.33, exposure_drift=0.077, off_spot_mm=11.375,
-                  distractors=1, noise=3.334, pile=True, near=0.238)),
 ]
+
+# The same in a dim room: on the dev stack its slit reads faint (a pass at 0.77); on the Pi's
+# numpy 1.24 + OpenCV 4.11 the background shows clearly in it (a pass at 0.97). A legal ring
+# passes on both.
+DIM_FAINT_SLIT_RING = (230010, dict(heavy=3, light=1, frames=3, dim=True, nudge_px=0.33, exposure_drift=0.077,
+                                    off_spot_mm=11.375, distractors=1, noise=3.334, pile=True, near=0.238))
+
+
+def test_a_dim_ring_with_a_slit_between_its_arms_passes(tower_scene):
+    seed, options = DIM_FAINT_SLIT_RING
+    scene = tower_scene("ring", seed, **options)
+    assert set(_sides(scene)) & {SIDE_FAINT_APART, SIDE_SEEN_APART}
+    assert _judge(scene).verdict is Verdict.PASS
 
 
 @pytest.mark.parametrize("seed, options", FAINT_SLIT_RINGS)
