@@ -226,6 +226,8 @@ INFERRED_APART = (SIDE_WIDE_APART, SIDE_FAINT_APART)
 TOUCHING_PAIR_WIDTH = 2.45
 # A cube side by side with another shows at most this many cube widths (turned up to ~20 degrees).
 JOINED_WIDTH = 1.35
+# A single cube turned on its base shows at most this many cube widths in the view.
+TURNED_WIDTH = 1.45
 # This share of a cube's place on top of the tower changed (in whatever colour) while a cube is
 # missing: that cube may stand there.
 CHANGED_ABOVE = 0.5
@@ -778,7 +780,10 @@ class TowerAnalyzer:
         layers = {b.layer for b in boxes}
         gaps = sum(1 for k in range(max(layers, default=0)) if k not in layers)
         blind_layers = max(blind_layers, gaps) + self._mark_hidden_below(boxes, obs)
-        max_neighbours, max_possible, connected = _contacts(boxes, min_overlap=0.15 * cube)
+        # Every cube counted and no layer blind: no cube the view missed can hold one up.
+        supports = _unseen_supports(boxes, min_overlap=0.15 * cube, cube=cube,
+                                    complete=len(boxes) == self.heavy + self.light and not blind_layers)
+        max_neighbours, max_possible, connected = _contacts(boxes, min_overlap=0.15 * cube, unseen_supports=supports)
         floating = any(_floating(box, boxes, min_overlap=0.15 * cube) for box in boxes)
         # A cube is a whole face of cube colour; a box mostly of gaps is speckle (a dark cube in a
         # dim room, noise at the top of the tower): it may or may not be a cube.
@@ -793,7 +798,8 @@ class TowerAnalyzer:
         contacts_unsure = max_possible > 2 >= max_neighbours
         contacts_inferred = False
         if contacts_unsure:
-            _, max_if_apart, _ = _contacts(boxes, min_overlap=0.15 * cube, wide_pairs_apart=True)
+            _, max_if_apart, _ = _contacts(boxes, min_overlap=0.15 * cube, wide_pairs_apart=True,
+                                           unseen_supports=supports)
             contacts_unsure = max_if_apart > 2
             contacts_inferred = not contacts_unsure
         contacts_unseen = False
@@ -801,7 +807,8 @@ class TowerAnalyzer:
         # whose overlap the view cannot vouch for, which may be that cube's third contact.
         held_from_below = all(box.layer == 0 or _below(box, boxes, min_overlap=0.15 * cube) for box in boxes)
         if (contacts_unsure and held_from_below
-                and _contacts(boxes, min_overlap=0.15 * cube, all_sides_apart=True)[1] <= 2):
+                and _contacts(boxes, min_overlap=0.15 * cube, all_sides_apart=True,
+                              unseen_supports=supports)[1] <= 2):
             # Only a side contact is in doubt: stacked contacts alone keep every cube to two.
             contacts_unseen = True
         aside = []
@@ -1322,14 +1329,37 @@ def _merge_fragments(runs: list[tuple[int, int]], cube_px: float) -> list[tuple[
     return out
 
 
+def _unseen_supports(boxes: list[_CubeBox], *, min_overlap: float, cube: float,
+                     complete: bool) -> dict[int, tuple[list[int], bool]]:
+    """For each cube above the table seen resting on no cube one layer down: the cubes there it
+    may rest on after all, and whether it surely does.
+
+    Cubes do not float, and a cube beside it holds nothing up.  A cube seen narrower than a cube
+    turned on its base can show (``TURNED_WIDTH``) has parts the view missed (a shaded side face
+    against a dark table): it may reach that much further either way.  With exactly one such cube
+    under it, and every cube the fighter owns counted (no unseen cube can hold it), it rests on
+    that one (stack_pair 250001: a cap read 0.25 mm onto a turned cube seen 7 mm wide passed)."""
+    out: dict[int, tuple[list[int], bool]] = {}
+    for i, box in enumerate(boxes):
+        if box.layer == 0 or _below(box, boxes, min_overlap=min_overlap):
+            continue
+        candidates = [j for j, b in enumerate(boxes) if b.layer == box.layer - 1
+                      and _overlap(box, b) > -max(TURNED_WIDTH * cube - (b.x1 - b.x0), 0.0)]
+        if candidates:
+            out[i] = (candidates, complete and len(candidates) == 1 and not box.hidden_below)
+    return out
+
+
 def _contacts(boxes: list[_CubeBox], *, min_overlap: float, wide_pairs_apart: bool = False,
-              all_sides_apart: bool = False) -> tuple[int, int, bool]:
+              all_sides_apart: bool = False,
+              unseen_supports: dict[int, tuple[list[int], bool]] | None = None) -> tuple[int, int, bool]:
     """The most cubes any cube surely touches (stacked), the most it may touch (also side by side
     in one run of cube pixels: no gap seen, but a hairline gap cannot be ruled out), and whether
     all cubes touch into one structure.  Side neighbours with background seen between them do not
     touch; with ``wide_pairs_apart`` neither do pairs too wide to touch or with a faint slit seen
     between them (``INFERRED_APART``), with ``all_sides_apart``
-    no cubes side by side do (stacked contacts only)."""
+    no cubes side by side do (stacked contacts only).  ``unseen_supports`` (from
+    ``_unseen_supports``) adds the stacked contacts of cubes seen resting on nothing."""
     apart = {SIDE_SEEN_APART, *INFERRED_APART} if wide_pairs_apart else {SIDE_SEEN_APART}
     if all_sides_apart:
         apart = {SIDE_MAY_TOUCH, SIDE_SEEN_APART, *INFERRED_APART}
@@ -1349,6 +1379,7 @@ def _contacts(boxes: list[_CubeBox], *, min_overlap: float, wide_pairs_apart: bo
     # A cube with exactly one cube under it rests on that one, however little of the overlap the
     # view can vouch for: cubes do not float.
     below = {i: _below(a, boxes, min_overlap=min_overlap) for i, a in enumerate(boxes)}
+    supports = unseen_supports or {}
     for i in range(n):
         for j in range(i + 1, n):
             a, b = boxes[i], boxes[j]
@@ -1358,8 +1389,12 @@ def _contacts(boxes: list[_CubeBox], *, min_overlap: float, wide_pairs_apart: bo
             side_by_side = (a.layer == b.layer and j == i + 1 and (overlap > -0.01 or a.meets_right)
                             and a.right_side not in apart)
             stacked = abs(a.layer - b.layer) == 1 and overlap > min_overlap
+            # A cube seen resting on nothing rests on a cube under it the view partly missed.
+            unseen = [(k, under) for k, under in ((i, j), (j, i)) if under in supports.get(k, ((), False))[0]]
+            surely_unseen = any(supports[k][1] for k, _ in unseen)
+            stacked = stacked or bool(unseen)
             # Cubes split out of one wide run have unsure edges: only a clear overlap is sure contact.
-            if stacked and (overlap > 2.5 * min_overlap or only_support):
+            if stacked and (overlap > 2.5 * min_overlap or only_support or surely_unseen):
                 sure[i] += 1
                 sure[j] += 1
             if side_by_side or stacked:
