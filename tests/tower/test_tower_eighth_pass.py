@@ -2,8 +2,12 @@
 partly missed.  Seeded scenes are rebuilt from the generator with the accuracy bench's options for
 that seed (rounded)."""
 
+import dataclasses
+
+import numpy as np
+
 from vision.tower import Verdict, judge_tower
-from vision.tower.judge import SIDE_SEEN_APART, _contacts, _CubeBox, _unseen_supports
+from vision.tower.judge import SIDE_FAINT_APART, SIDE_SEEN_APART, TowerAnalyzer, _contacts, _CubeBox, _unseen_supports
 
 CUBE = 10.0
 MIN_OVERLAP = 0.15 * CUBE
@@ -89,3 +93,55 @@ def test_stack_pair_250001_whose_cap_seemed_to_rest_on_nothing_does_not_pass(tow
                         exposure_drift=0.093, off_spot_mm=3.846, distractors=9, noise=4.56, pile=True, near=0.317)
     verdict = judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
     assert verdict.verdict is not Verdict.PASS
+
+
+def _still_observations(scene):
+    analyzer = TowerAnalyzer(scene.frames[0], heavy=scene.heavy, light=scene.light)
+    observations = [analyzer.observe(frame) for frame in scene.frames[1:]]
+    return analyzer, observations
+
+
+def test_frames_with_a_hand_stay_out_of_the_still_colour_average(tower_scene):
+    scene = tower_scene("stand", 3, frames=4, noise=4.0)
+    analyzer, observations = _still_observations(scene)
+    # The first end frame had a hand in it (skin painted over the tower), since gone.
+    first = observations[0]
+    skin = first.frame.copy()
+    skin[100:300, 250:400] = (150, 180, 230)
+    hand = np.zeros_like(first.hand)
+    hand[: hand.shape[0] // 2] = True
+    with_hand = [dataclasses.replace(first, frame=skin, hand=hand)] + observations[1:]
+    last = observations[-1]
+    averaged = analyzer._with_still_colour(last, with_hand).still_colour
+    without = analyzer._with_still_colour(last, observations[1:]).still_colour
+    np.testing.assert_allclose(averaged, without)
+    # Counted in, the hand frame would have changed the average.
+    unmarked = [dataclasses.replace(with_hand[0], hand=np.zeros_like(hand))] + observations[1:]
+    assert not np.allclose(analyzer._with_still_colour(last, unmarked).still_colour, without)
+
+
+def test_no_still_colour_while_a_hand_is_in_the_last_frame(tower_scene):
+    analyzer, observations = _still_observations(tower_scene("stand", 3, frames=4, noise=4.0))
+    last = observations[-1]
+    hand = np.zeros_like(last.hand)
+    hand[:5] = True
+    assert analyzer._with_still_colour(dataclasses.replace(last, hand=hand), observations).still_colour is None
+    # With no earlier frame there is nothing to average either.
+    assert analyzer._with_still_colour(last, [last]).still_colour is None
+
+
+def test_a_faint_slit_is_read_only_from_the_still_frames_average(tower_scene):
+    # The seventh pass's faint-slit ring: averaged over its still frames the slit reads faint; the
+    # last frame alone carries more noise than the faint thresholds were measured for, so it
+    # reads no faint slit (a touching pair's crease could cross them on noise alone).
+    scene = tower_scene("ring", 230009, heavy=4, light=0, frames=6, dim=False, nudge_px=1.631,
+                        exposure_drift=0.048, off_spot_mm=7.887, distractors=0, noise=1.398, pile=True, near=0.407)
+    analyzer, observations = _still_observations(scene)
+    last = analyzer._final_observation(observations[-1])
+
+    def sides(obs):
+        boxes = analyzer._structure(obs, obs.view).boxes
+        return [a.right_side for a, b in zip(boxes, boxes[1:], strict=False) if a.layer == b.layer]
+
+    assert SIDE_FAINT_APART in sides(analyzer._with_still_colour(last, observations))
+    assert SIDE_FAINT_APART not in sides(last)

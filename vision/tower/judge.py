@@ -279,6 +279,8 @@ class _Structure:
     # Layers of cubes side by side partly in front of a background of cube colour: which cube
     # rests on which there is unsure (a doubt against a neighbour breach only).
     joined_layers: int = 0
+    # A cube seen resting on nothing was taken to rest on a cube under it that the view partly missed.
+    support_inferred: bool = False
 
 
 class TowerAnalyzer:
@@ -565,8 +567,10 @@ class TowerAnalyzer:
             return self._verdict(Verdict.UNCERTAIN, reasons or [doubt], started, 0.4, obs=last,
                                  structure=structure, **counts)
         confidence = 0.97 - (0.1 if self.geometry.reprojection_px > 2.0 else 0.0)
-        # A side gap judged from a pair's width rather than seen: pass, but below auto-confirm (the referee looks).
-        confidence -= 0.2 if structure.contacts_inferred else 0.0
+        # A side gap judged from a pair's width rather than seen, or a cube's support inferred (it
+        # may instead be a cube aside, lying on something else): pass, but below auto-confirm (the
+        # referee looks).
+        confidence -= 0.2 if structure.contacts_inferred or structure.support_inferred else 0.0
         confidence -= 0.0 if self.geometry.both_markers else 0.12
         return self._verdict(Verdict.PASS, [], started, confidence, obs=last, structure=structure, **counts)
 
@@ -609,8 +613,14 @@ class TowerAnalyzer:
 
     def _with_still_colour(self, last: Observation, observations: Sequence[Observation]) -> Observation:
         """The last observation with its colour averaged over the frames before it (at most the last
-        six, seen through the last frame's view): a static scene, so only the noise averages out."""
-        earlier = [obs.frame for obs in observations[-6:-1]]
+        six, seen through the last frame's view): a static scene, so only the noise averages out.
+
+        Only frames with no hand in view: the motion check leaves out where a hand was, so a hand
+        that left would otherwise add its colour to the average -- skin between two touching arms
+        is a colour their faces alone cannot give, which reads as light through a slit."""
+        if last.hand.any():
+            return last
+        earlier = [obs.frame for obs in observations[-6:-1] if not obs.hand.any()]
         if not earlier:
             return last
         white_idx = _white_sample_points(last.view.geometry, self.settings, last.frame.shape)
@@ -835,7 +845,7 @@ class TowerAnalyzer:
         blind_layers += self._blind_above(boxes, obs, seen_elsewhere=aside_cubes)
         return _Structure(boxes, aside, aside_cubes, ground, len(unsure), max_neighbours, connected,
                           bool(boxes), blind_layers, contacts_unsure, contacts_inferred, floating, contacts_unseen,
-                          unsure, joined_layers)
+                          unsure, joined_layers, bool(supports))
 
     def _drop_top_faces(self, boxes: list[_CubeBox], obs: Observation,
                         unsure: list[tuple[int, str]]) -> list[_CubeBox]:
@@ -1005,7 +1015,11 @@ class TowerAnalyzer:
             share = weights[2] / max(float(weights.sum()), 1e-9)
             if share >= SLIT_BACKGROUND_SHARE:
                 return SIDE_SEEN_APART
-            if share >= SLIT_FAINT_SHARE and _mix_residual(colour[x], faces) >= SLIT_FACES_MISS:
+            # The faint share's thresholds hold for the still frames' average (two or more frames,
+            # as measured): one frame alone carries up to ~2.5x the noise, enough to push a
+            # touching pair's crease past them.
+            if (share >= SLIT_FAINT_SHARE and obs.still_colour is not None
+                    and _mix_residual(colour[x], faces) >= SLIT_FACES_MISS):
                 found = SIDE_FAINT_APART
         return found
 
