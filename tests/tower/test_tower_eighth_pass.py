@@ -145,3 +145,11 @@ def test_a_faint_slit_is_read_only_from_the_still_frames_average(tower_scene):
 
     assert SIDE_FAINT_APART in sides(analyzer._with_still_colour(last, observations))
     assert SIDE_FAINT_APART not in sides(last)
+
+
+def test_a_touching_ring_judged_on_one_frame_does_not_pass(tower_scene):
+    # A dim room, judged on its reference and one end frame (the offline judge takes that): the
+    # crease between the touching arms read as a faint slit on that frame's noise (passed at 0.77).
+    scene = tower_scene("touching_ring", 240020, heavy=2, light=2, frames=1, dim=True, nudge_px=3.785,
+                        exposure_drift=0.025, off_spot_mm=4.759, distractors=9, noise=5.542, pile=False, near=0.211)
+    assert judge_tower(scene.frames, heavy=scene.heavy, light=scene.light).verdict is not Verdict.PASS
