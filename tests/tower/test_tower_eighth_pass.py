@@ -182,3 +182,19 @@ def test_y_fork_270062_whose_arms_seemed_to_cross_does_not_fail(tower_scene):
     scene = tower_scene("y_fork", 270062, heavy=3, light=5, frames=6, dim=True, nudge_px=0.616,
                         exposure_drift=0.137, off_spot_mm=1.87, distractors=7, noise=4.258, pile=False, near=0.395)
     assert judge_tower(scene.frames, heavy=scene.heavy, light=scene.light).verdict is not Verdict.FAIL
+
+
+def test_the_top_cubes_own_top_face_is_no_place_a_missing_cube_could_hide(tower_scene):
+    # A light cube never brought, the wall behind the tower's top light-wood coloured.  Above the
+    # top cube the view shows that cube's own lit top face (cube colour, a third of the place):
+    # counted as change the view cannot read, it made a hidden cap seem possible (uncertain).
+    scene = tower_scene("missing", 270007, heavy=1, light=3, frames=6, dim=False, nudge_px=3.899,
+                        exposure_drift=0.199, off_spot_mm=9.909, distractors=6, noise=5.821, pile=False, near=0.088)
+    analyzer, observations = _still_observations(scene)
+    last = analyzer._with_still_colour(analyzer._final_observation(observations[-1]), observations)
+    boxes = analyzer._structure(last, last.view).boxes
+    top = max(boxes, key=lambda b: b.layer)
+    view = last.view
+    above = slice(view.row((top.layer + 2) * CUBE), view.row((top.layer + 1) * CUBE))
+    assert not analyzer._could_hide(last, boxes, above, slice(view.col(top.x0), view.col(top.x1)))
+    assert judge_tower(scene.frames, heavy=scene.heavy, light=scene.light).verdict is not Verdict.PASS
