@@ -7,7 +7,15 @@ import dataclasses
 import numpy as np
 
 from vision.tower import Verdict, judge_tower
-from vision.tower.judge import SIDE_FAINT_APART, SIDE_SEEN_APART, SPLIT_SLACK, TowerAnalyzer, _contacts, _CubeBox, _unseen_supports
+from vision.tower.judge import (
+    SIDE_FAINT_APART,
+    SIDE_SEEN_APART,
+    SPLIT_SLACK,
+    TowerAnalyzer,
+    _contacts,
+    _CubeBox,
+    _unseen_supports,
+)
 
 CUBE = 10.0
 MIN_OVERLAP = 0.15 * CUBE
