@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from vision.arena.geometry import BoardGeometry
-from vision.arena.hiding import MIN_FIGURE_MM, room_for_a_figure
+from vision.arena.hiding import MIN_FIGURE_MM, FigureCover
 from vision.arena.pose import CameraPosition
 from vision.arena.settings import ArenaSettings
 from vision.arena.topdown import BoardView, Change
@@ -388,12 +388,17 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     # board) is on no space whatever it is; but its figure may lean over one: that change is
     # explained, and a fighter could hide behind it as behind any other.
     standing = [b for b in discs if kinds[id(b)] is Kind.UNSURE and _stands_off_the_spaces(b, bases, geometry, camera)]
-    for space_id, base in _hidden_spaces(mask, view, geometry, camera, bases + standing, bases + tokens):
+    cover = FigureCover(mask, view, geometry, camera)
+    solids = [(s.x_mm, s.y_mm, s.radius_mm) for s in bases + tokens if not s.figure_only]
+    for space_id, base in _hidden_spaces(mask, view, geometry, camera, bases + standing, cover, solids):
         doubts.append(HidingDoubt(f"the fighter at ({base.x_mm:.0f}, {base.y_mm:.0f}) mm may hide a fighter on {space_id}",
                                   space_id))
     unexplained = _unexplained(mask, view, geometry, camera, bases + standing, tokens)
-    for x, y in unexplained:
-        doubts.append(f"something that is neither a base nor a token is near ({x:.0f}, {y:.0f}) mm")
+    for x, y, reach in unexplained:
+        # Where no fighter can stand on any space that one there could have changed this much
+        # of, and no fighter was seen on, what the change is cannot change ``occupied``.
+        if _room_for_one_more(cover, geometry, camera, settings, bases, solids, (x, y, reach)):
+            doubts.append(f"something that is neither a base nor a token is near ({x:.0f}, {y:.0f}) mm")
     if bases and len(unexplained) >= MAX_UNEXPLAINED_PLACES:
         # Not room for one more fighter, which the count could settle: change this widespread
         # is the light not removed (or a hand over the board), and any base taken in it may be
@@ -545,7 +550,8 @@ def _stands_on_its_own(blob: Blob, geometry: BoardGeometry) -> bool:
             and blob.ahead <= STANDING_CHANGE_AHEAD and _off_the_spaces(blob, geometry))
 
 
-def _hidden_spaces(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases, solids):
+def _hidden_spaces(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases, cover: FigureCover,
+                   solids):
     """Spaces behind a fighter, inside its figure's corridor, where something changed.
 
     A fighter standing behind another, seen from the camera, hides behind its figure: the
@@ -554,7 +560,6 @@ def _hidden_spaces(mask, view: BoardView, geometry: BoardGeometry, camera: Camer
     base overlaps the ``solids`` seen (discs whose rim was fitted: bases and tokens; a fighter
     placed by its figure's foot has no rim to go by).
     """
-    seen = [(s.x_mm, s.y_mm, s.radius_mm) for s in solids if not s.figure_only]
     for base in bases:
         ax, ay = camera.away(base.x_mm, base.y_mm)
         reach = math.hypot(*camera.lean(base.x_mm, base.y_mm, MAX_FIGURE_MM)) + base.radius_mm
@@ -564,13 +569,42 @@ def _hidden_spaces(mask, view: BoardView, geometry: BoardGeometry, camera: Camer
             lateral = abs(dx * ay - dy * ax)
             if not (base.radius_mm < along < reach + base.radius_mm and lateral < FIGURE_HALF_WIDTH_MM + 0.15 * along):
                 continue
-            if _disc_coverage(mask, view, sx, sy, _HIDDEN_CHECK_MM) >= 0.3 and room_for_a_figure(
-                    mask, view, geometry, camera, sx, sy, solids=seen):
+            if (_disc_coverage(mask, view, sx, sy, _HIDDEN_CHECK_MM) >= 0.3
+                    and cover.room(sx, sy, solids=solids, by_base=False)):
                 yield space_id, base
 
 
+def _room_for_one_more(cover: FigureCover, geometry: BoardGeometry, camera: CameraPosition, settings: ArenaSettings,
+                       bases, solids, area) -> bool:
+    """Could a fighter that changed the ``area`` (x_mm, y_mm, reach_mm) stand, unseen or not
+    recognised, on a space no taken fighter is on?
+
+    A fighter changes the view round its base and along its figure, away from the camera: a
+    fighter on a space further from the area than that reaches cannot have changed it. And
+    every fighter's figure changes the view all along its body (see :mod:`vision.arena.hiding`):
+    a space where no place has that change holds no fighter, whatever else changed on it.
+    (One more fighter on a space a taken fighter is on would not change ``occupied``.)
+    """
+    x, y, reach = area
+    occupied = {geometry.space_at(b.x_mm, b.y_mm) for b in bases}
+    half = geometry.space_mm / 2
+    for space_id, (sx, sy) in geometry.spaces.items():
+        if space_id in occupied:
+            continue
+        # The farthest a fighter on this space changes the view from its centre: its base,
+        # and its tallest figure, leaning from the space's far side, a figure's width across.
+        lean = max(math.hypot(*camera.lean(sx + dx, sy + dy, MAX_FIGURE_MM))
+                   for dx in (-half, half) for dy in (-half, half))
+        footprint = _widest_base(settings) / 2 + lean + FIGURE_HALF_WIDTH_MM
+        apart = math.hypot(max(abs(x - sx) - half, 0.0), max(abs(y - sy) - half, 0.0))
+        if apart <= footprint + reach and cover.room(sx, sy, solids=solids):
+            return True
+    return False
+
+
 def _unexplained(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases, tokens):
-    """Centres of changed areas on or near a space that no base, figure or token accounts for."""
+    """Changed areas on or near a space that no base, figure or token accounts for: each
+    (x_mm, y_mm, reach_mm), its centre and how far from it the area reaches."""
     explained = np.zeros_like(mask)
     ppm = view.px_per_mm
     for base in bases:
@@ -601,11 +635,15 @@ def _unexplained(mask, view: BoardView, geometry: BoardGeometry, camera: CameraP
     area = np.bincount(label, minlength=count)
     centre_u = np.bincount(label, weights=us, minlength=count)
     centre_v = np.bincount(label, weights=vs, minlength=count)
-    return [
-        view.to_mm(centre_u[i] / area[i], centre_v[i] / area[i])
-        for i in range(1, count)
-        if area[i] >= _UNEXPLAINED_AREA_MM2 * ppm * ppm
-    ]
+    places = []
+    for i in range(1, count):
+        if area[i] < _UNEXPLAINED_AREA_MM2 * ppm * ppm:
+            continue
+        cu, cv = centre_u[i] / area[i], centre_v[i] / area[i]
+        own = label == i
+        reach = float(np.hypot(us[own] - cu, vs[own] - cv).max()) / ppm
+        places.append((*view.to_mm(cu, cv), reach))
+    return places
 
 
 def _figure_corridor(view: BoardView, camera: CameraPosition, base: Blob) -> np.ndarray:
