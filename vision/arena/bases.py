@@ -395,9 +395,10 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
                                   space_id))
     unexplained = _unexplained(mask, view, geometry, camera, bases + standing, tokens)
     for x, y, reach in unexplained:
-        # Where no fighter can stand on any space that one there could have changed this much
-        # of, and no fighter was seen on, what the change is cannot change ``occupied``.
-        if _room_for_one_more(cover, geometry, camera, settings, bases, solids, (x, y, reach)):
+        # Where no further fighter can stand on any space that one there could have changed
+        # this from, what the change is (a hand over a covered marker, a shadow) cannot change
+        # ``occupied``.
+        if _room_for_one_more(cover, geometry, camera, settings, solids, (x, y, reach)):
             doubts.append(f"something that is neither a base nor a token is near ({x:.0f}, {y:.0f}) mm")
     if bases and len(unexplained) >= MAX_UNEXPLAINED_PLACES:
         # Not room for one more fighter, which the count could settle: change this widespread
@@ -575,22 +576,19 @@ def _hidden_spaces(mask, view: BoardView, geometry: BoardGeometry, camera: Camer
 
 
 def _room_for_one_more(cover: FigureCover, geometry: BoardGeometry, camera: CameraPosition, settings: ArenaSettings,
-                       bases, solids, area) -> bool:
-    """Could a fighter that changed the ``area`` (x_mm, y_mm, reach_mm) stand, unseen or not
-    recognised, on a space no taken fighter is on?
+                       solids, area) -> bool:
+    """Could a fighter that changed the ``area`` (x_mm, y_mm, reach_mm) stand on a space, not
+    taken for one?
 
     A fighter changes the view round its base and along its figure, away from the camera: a
     fighter on a space further from the area than that reaches cannot have changed it. And
-    every fighter's figure changes the view all along its body (see :mod:`vision.arena.hiding`):
-    a space where no place has that change holds no fighter, whatever else changed on it.
-    (One more fighter on a space a taken fighter is on would not change ``occupied``.)
+    every fighter changes the view all along its figure's body, or else over its base (see
+    :mod:`vision.arena.hiding`): a space where no place not taken by a base or token seen has
+    that change holds no further fighter, whatever else changed on it.
     """
     x, y, reach = area
-    occupied = {geometry.space_at(b.x_mm, b.y_mm) for b in bases}
     half = geometry.space_mm / 2
     for space_id, (sx, sy) in geometry.spaces.items():
-        if space_id in occupied:
-            continue
         # The farthest a fighter on this space changes the view from its centre: its base,
         # and its tallest figure, leaning from the space's far side, a figure's width across.
         lean = max(math.hypot(*camera.lean(sx + dx, sy + dy, MAX_FIGURE_MM))
