@@ -28,6 +28,7 @@ tall on top. A place is ruled out when:
 from __future__ import annotations
 
 import math
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -52,14 +53,15 @@ BODY_HALF_WIDTH_MM = 2.0
 BODY_HEIGHTS_MM = (13.0, 16.0, 19.0, 22.0, MIN_FIGURE_MM)
 #: Points (radius mm, angle from the camera's side) of a base's half facing the camera, inside
 #: the smallest base by more than the places' spacing.
-_BASE_POINTS = [(0.0, 0.0)] + [(r, math.radians(a)) for r in (5.0, 10.5) for a in range(-90, 91, 30)]
+_BASE_POINTS = np.array([(0.0, 0.0)] + [(r, math.radians(a)) for r in (5.0, 10.5) for a in range(-90, 91, 30)])
 #: Round the markers and the view's rim the change mask looks at nothing (mm, a little more
 #: than the reader's keep-out and edge): a body showing there is not ruled out.
 _UNSEEN_MARGIN_MM = 5.0
 
 
 class FigureCover:
-    """Where a hidden figure's body could show in one change mask: made once per reading.
+    """Where a hidden figure's body could show in one change mask: made once per reading (and
+    worked out only if asked).
 
     ``mask`` is the change mask of the board view; markers (and the view's rim) are no change
     in it because nothing there is looked at, so a body showing there is not ruled out.
@@ -67,13 +69,24 @@ class FigureCover:
 
     def __init__(self, mask: np.ndarray, view: BoardView, geometry: BoardGeometry, camera: CameraPosition):
         self.view, self.geometry, self.camera = view, geometry, camera
-        # Change a body's width across (the mask less a body's half width all round), then as
-        # far as the body may lean; and wherever change is not looked for.
-        body = _disc(BODY_HALF_WIDTH_MM * view.px_per_mm)
-        cover = cv2.dilate(cv2.erode(mask, body), _disc(HIDE_TOP_MM * view.px_per_mm))
-        unseen = _unseen(view, geometry, mask.shape)
-        self.cover = (cover > 0) | unseen
-        self.mask = (mask > 0) | unseen
+        self._change = mask
+
+    @cached_property
+    def _not_looked_at(self) -> np.ndarray:
+        return _unseen(self.view, self.geometry, self._change.shape)
+
+    @cached_property
+    def cover(self) -> np.ndarray:
+        """Where a body could show: change a body's width across (the mask less a body's half
+        width all round), then as far as the body may lean; and wherever nothing is looked at."""
+        body = _disc(BODY_HALF_WIDTH_MM * self.view.px_per_mm)
+        grown = cv2.dilate(cv2.erode(self._change, body), _disc(HIDE_TOP_MM * self.view.px_per_mm))
+        return (grown > 0) | self._not_looked_at
+
+    @cached_property
+    def mask(self) -> np.ndarray:
+        """Where something changed, or nothing is looked at."""
+        return (self._change > 0) | self._not_looked_at
 
     def room(self, sx: float, sy: float, *, solids=(), by_base: bool = True) -> bool:
         """Could a fighter stand anywhere on the space centred at (sx, sy), unseen or not
@@ -98,20 +111,17 @@ class FigureCover:
         for x, y, radius in solids:
             free &= np.hypot(cx - x, cy - y) >= radius + MIN_BASE_MM / 2 - SOLID_OVERLAP_MM
         cx, cy = cx[free], cy[free]
-        hidden = np.ones(len(cx), bool)  # every height checked so far could show changed
-        for height in BODY_HEIGHTS_MM:
-            lx, ly = self.camera.lean(cx, cy, height)
-            hidden &= self._changed(self.cover, cx + lx, cy + ly)
+        # Every height of the body at once (one row per height): per-call costs dominate.
+        lx, ly = np.array([self.camera.lean(cx, cy, height) for height in BODY_HEIGHTS_MM]).transpose(1, 0, 2)
+        hidden = self._changed(self.cover, cx + lx, cy + ly).all(axis=0)
         if not by_base:
             return np.column_stack([cx[hidden], cy[hidden]])
         # A figure close to the board's colour shows nothing, but then its base shows: all of
         # the half of it facing the camera changed (no figure hides that half).
         ax, ay = self.camera.away(sx, sy)
-        towards = math.atan2(-ay, -ax)
-        base = np.ones(len(cx), bool)
-        for radius, angle in _BASE_POINTS:
-            dx, dy = radius * math.cos(towards + angle), radius * math.sin(towards + angle)
-            base &= self._changed(self.mask, cx + dx, cy + dy)
+        angles = math.atan2(-ay, -ax) + _BASE_POINTS[:, 1:2]
+        dx, dy = _BASE_POINTS[:, 0:1] * np.cos(angles), _BASE_POINTS[:, 0:1] * np.sin(angles)
+        base = self._changed(self.mask, cx + dx, cy + dy).all(axis=0)
         possible = hidden | base
         return np.column_stack([cx[possible], cy[possible]])
 
@@ -122,9 +132,7 @@ class FigureCover:
         u = np.round((x + view.width_mm / 2) * view.px_per_mm).astype(int)
         v = np.round((view.height_mm / 2 - y) * view.px_per_mm).astype(int)
         outside = (u < 0) | (u >= w) | (v < 0) | (v >= h)
-        changed = outside.copy()
-        changed[~outside] = image[v[~outside], u[~outside]]
-        return changed
+        return image[np.clip(v, 0, h - 1), np.clip(u, 0, w - 1)] | outside
 
 
 def _unseen(view: BoardView, geometry: BoardGeometry, shape) -> np.ndarray:
