@@ -153,11 +153,13 @@ def test_a_flood_of_change_with_a_base_taken_is_a_doubt_the_count_does_not_settl
     assert not without_the_count.ok
 
 
-#: Spec scenes whose only doubt this pass settled (hiding: 140042, 140126, 140151; unexplained
-#: change: 140080). Some sit near a threshold, so only the safety property is asserted here.
+#: Spec scenes whose only doubt without the count this pass settled (hiding: 140042, 140126,
+#: 140151; unexplained change: 140080). Some sit near a threshold (another stack's rounding
+#: may tip one back into a doubt), so each is held to the safety property, and only half of
+#: them to being answered.
 SETTLED = [140042, 140126, 140151, 140080]
 
 
 def test_spec_scenes_settled_in_this_pass_are_never_wrong_when_ok(geometry):
     answered = assert_never_wrong_when_ok(SETTLED, geometry)
-    assert answered[True] + answered[False] >= 1, answered
+    assert answered[False] >= len(SETTLED) // 2, answered
