@@ -9,7 +9,6 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
-import pytest
 
 from vision.arena import read_arena
 from vision.arena.bases import _room_for_one_more

@@ -103,7 +103,6 @@ class FigureCover:
     def places(self, sx: float, sy: float, *, solids=(), by_base: bool = True) -> np.ndarray:
         """The centres (board mm, N x 2, ``HIDE_GRID_MM`` apart) on the space at (sx, sy) where
         a fighter could stand (see :meth:`room`)."""
-        view = self.view
         half = self.geometry.space_mm / 2
         steps = np.arange(-half, half + 0.01, HIDE_GRID_MM)
         cx, cy = (grid.ravel() for grid in np.meshgrid(sx + steps, sy + steps))
