@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from vision.arena.geometry import BoardGeometry
+from vision.arena.hiding import MIN_FIGURE_MM, FigureCover
 from vision.arena.pose import CameraPosition
 from vision.arena.settings import ArenaSettings
 from vision.arena.topdown import BoardView, Change
@@ -50,8 +51,6 @@ CRISP_RIM_MM = 0.6
 THICKNESS_BIAS_MM = 0.5
 #: Sizes closer than this (mm) to the token/base cut are not trusted on size alone.
 SIZE_MARGIN_MM = 0.8
-#: A figure is at least this tall (mm): its projection must show behind its base.
-MIN_FIGURE_MM = 25.0
 #: The tallest figure expected (mm): change further behind a base is something else.
 MAX_FIGURE_MM = 70.0
 #: Half the width of a figure's outline in the board view (wider than a base, at most).
@@ -102,10 +101,6 @@ MAX_UNEXPLAINED_PLACES = 4
 _UNEXPLAINED_AREA_MM2 = 60.0
 #: Blur and fit error (mm) a flat disc's outline may run on beyond its displaced top.
 _FLAT_SLACK_MM = 3.0
-#: A fighter hiding on a space is looked for at points this far apart (mm), its figure's change
-#: within this distance (mm) of where the figure shows ``MIN_FIGURE_MM`` up.
-_HIDE_GRID_MM = 2.0
-_HIDE_TOP_MM = 3.0
 #: Radius (mm) round a space centre checked for change behind a fighter.
 _HIDDEN_CHECK_MM = 8.0
 #: How far round each space (mm) unexplained change matters: a base whose centre is on a
@@ -393,12 +388,18 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     # board) is on no space whatever it is; but its figure may lean over one: that change is
     # explained, and a fighter could hide behind it as behind any other.
     standing = [b for b in discs if kinds[id(b)] is Kind.UNSURE and _stands_off_the_spaces(b, bases, geometry, camera)]
-    for space_id, base in _hidden_spaces(mask, view, geometry, camera, bases + standing):
+    cover = FigureCover(mask, view, geometry, camera)
+    solids = [(s.x_mm, s.y_mm, s.radius_mm) for s in bases + tokens if not s.figure_only]
+    for space_id, base in _hidden_spaces(mask, view, geometry, camera, bases + standing, cover, solids):
         doubts.append(HidingDoubt(f"the fighter at ({base.x_mm:.0f}, {base.y_mm:.0f}) mm may hide a fighter on {space_id}",
                                   space_id))
     unexplained = _unexplained(mask, view, geometry, camera, bases + standing, tokens)
-    for x, y in unexplained:
-        doubts.append(f"something that is neither a base nor a token is near ({x:.0f}, {y:.0f}) mm")
+    for x, y, reach in unexplained:
+        # Where no further fighter can stand on any space that one there could have changed
+        # this from, what the change is (a hand over a covered marker, a shadow) cannot change
+        # ``occupied``.
+        if _room_for_one_more(cover, geometry, camera, settings, solids, (x, y, reach)):
+            doubts.append(f"something that is neither a base nor a token is near ({x:.0f}, {y:.0f}) mm")
     if bases and len(unexplained) >= MAX_UNEXPLAINED_PLACES:
         # Not room for one more fighter, which the count could settle: change this widespread
         # is the light not removed (or a hand over the board), and any base taken in it may be
@@ -550,11 +551,15 @@ def _stands_on_its_own(blob: Blob, geometry: BoardGeometry) -> bool:
             and blob.ahead <= STANDING_CHANGE_AHEAD and _off_the_spaces(blob, geometry))
 
 
-def _hidden_spaces(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases):
+def _hidden_spaces(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases, cover: FigureCover,
+                   solids):
     """Spaces behind a fighter, inside its figure's corridor, where something changed.
 
     A fighter standing behind another, seen from the camera, hides behind its figure: the
-    change there is explained by that figure, so no base can be told apart. Say so.
+    change there is explained by that figure, so no base can be told apart. Say so, unless
+    no fighter can stand anywhere on the space unseen (see :mod:`vision.arena.hiding`): no
+    base overlaps the ``solids`` seen (discs whose rim was fitted: bases and tokens; a fighter
+    placed by its figure's foot has no rim to go by).
     """
     for base in bases:
         ax, ay = camera.away(base.x_mm, base.y_mm)
@@ -565,37 +570,39 @@ def _hidden_spaces(mask, view: BoardView, geometry: BoardGeometry, camera: Camer
             lateral = abs(dx * ay - dy * ax)
             if not (base.radius_mm < along < reach + base.radius_mm and lateral < FIGURE_HALF_WIDTH_MM + 0.15 * along):
                 continue
-            if _disc_coverage(mask, view, sx, sy, _HIDDEN_CHECK_MM) >= 0.3 and _room_for_a_figure(
-                    mask, view, geometry, camera, sx, sy):
+            if (_disc_coverage(mask, view, sx, sy, _HIDDEN_CHECK_MM) >= 0.3
+                    and cover.room(sx, sy, solids=solids, by_base=False)):
                 yield space_id, base
 
 
-def _room_for_a_figure(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, sx: float,
-                       sy: float) -> bool:
-    """Could a fighter stand anywhere on the space at (sx, sy) with its figure unseen?
+def _room_for_one_more(cover: FigureCover, geometry: BoardGeometry, camera: CameraPosition, settings: ArenaSettings,
+                       solids, area) -> bool:
+    """Could a fighter that changed the ``area`` (x_mm, y_mm, reach_mm) stand on a space, not
+    taken for one?
 
-    Every fighter has a figure at least ``MIN_FIGURE_MM`` tall standing at its centre, and
-    its figure shows at that height displaced away from the camera. Hidden behind another
-    figure, that point too is changed (the other figure covers it). If, wherever on the
-    space a fighter could stand, nothing changed round that point, none stands there.
+    A fighter changes the view round its base and along its figure, away from the camera: a
+    fighter on a space further from the area than that reaches cannot have changed it. And
+    every fighter changes the view all along its figure's body, or else over its base (see
+    :mod:`vision.arena.hiding`): a space where no place not taken by a base or token seen has
+    that change holds no further fighter, whatever else changed on it.
     """
+    x, y, reach = area
     half = geometry.space_mm / 2
-    steps = np.arange(-half, half + 0.01, _HIDE_GRID_MM)
-    cx, cy = np.meshgrid(sx + steps, sy + steps)
-    lx, ly = camera.lean(cx, cy, MIN_FIGURE_MM)
-    reach = int(round(_HIDE_TOP_MM * view.px_per_mm))
-    grown = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1)))
-    u = np.round((cx + lx + view.width_mm / 2) * view.px_per_mm).astype(int)
-    v = np.round((view.height_mm / 2 - (cy + ly)) * view.px_per_mm).astype(int)
-    h, w = mask.shape
-    outside = (u < 0) | (u >= w) | (v < 0) | (v >= h)
-    if outside.any():
-        return True  # a figure there would show off the view: nothing proves it absent
-    return bool(grown[v, u].any())
+    for space_id, (sx, sy) in geometry.spaces.items():
+        # The farthest a fighter on this space changes the view from its centre: its base,
+        # and its tallest figure, leaning from the space's far side, a figure's width across.
+        lean = max(math.hypot(*camera.lean(sx + dx, sy + dy, MAX_FIGURE_MM))
+                   for dx in (-half, half) for dy in (-half, half))
+        footprint = _widest_base(settings) / 2 + lean + FIGURE_HALF_WIDTH_MM
+        apart = math.hypot(max(abs(x - sx) - half, 0.0), max(abs(y - sy) - half, 0.0))
+        if apart <= footprint + reach and cover.room(sx, sy, solids=solids):
+            return True
+    return False
 
 
 def _unexplained(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases, tokens):
-    """Centres of changed areas on or near a space that no base, figure or token accounts for."""
+    """Changed areas on or near a space that no base, figure or token accounts for: each
+    (x_mm, y_mm, reach_mm), its centre and how far from it the area reaches."""
     explained = np.zeros_like(mask)
     ppm = view.px_per_mm
     for base in bases:
@@ -626,11 +633,15 @@ def _unexplained(mask, view: BoardView, geometry: BoardGeometry, camera: CameraP
     area = np.bincount(label, minlength=count)
     centre_u = np.bincount(label, weights=us, minlength=count)
     centre_v = np.bincount(label, weights=vs, minlength=count)
-    return [
-        view.to_mm(centre_u[i] / area[i], centre_v[i] / area[i])
-        for i in range(1, count)
-        if area[i] >= _UNEXPLAINED_AREA_MM2 * ppm * ppm
-    ]
+    places = []
+    for i in range(1, count):
+        if area[i] < _UNEXPLAINED_AREA_MM2 * ppm * ppm:
+            continue
+        cu, cv = centre_u[i] / area[i], centre_v[i] / area[i]
+        own = label == i
+        reach = float(np.hypot(us[own] - cu, vs[own] - cv).max()) / ppm
+        places.append((*view.to_mm(cu, cv), reach))
+    return places
 
 
 def _figure_corridor(view: BoardView, camera: CameraPosition, base: Blob) -> np.ndarray:

@@ -1,0 +1,153 @@
+"""Could a fighter stand on a space unseen, hidden behind another figure or not recognised?
+
+A fighter in front of the row (or of a space) leans its figure, in the top-down view, over the
+spaces behind it: change there is that figure, so a base hidden behind it cannot be told
+apart. Elsewhere, change that no base, figure or token explains may be a fighter not
+recognised. This module proves, where the picture allows, that no fighter can be there at all.
+
+A fighter stands with its centre anywhere on the space (fighters need not stand at the
+centre), on a base at least ``MIN_BASE_MM`` across, with a figure at least ``MIN_FIGURE_MM``
+tall on top. A place is ruled out when:
+
+- its base would overlap something solid already seen there (a taken fighter's base, the
+  front fighter's own, a flat token): two solids cannot stand in one place. (Were the one
+  seen not what it was taken for, the space would still hold something where it was seen.)
+- or both of these show unchanged board:
+  - its figure's body: the figure stands over its base's middle, and a point of its body
+    ``z`` mm up shows in the top-down view displaced away from the camera by
+    ``camera.lean(z)``. Hidden behind another figure, that point shows the other figure, and
+    in plain view its own: either way it changed. This holds at every height of the body,
+    from above the legs (which may stand apart, the board showing between them) to
+    ``MIN_FIGURE_MM``: one unchanged point anywhere along it rules the figure out;
+  - its base's half facing the camera (no figure can hide it but one in front of it, which
+    changes it too). A base may be close in colour to the board and show nothing: then its
+    figure shows. Only a figure close to the board's colour on such a base shows nothing at
+    all, and nothing can be read of it.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cached_property
+
+import cv2
+import numpy as np
+
+from vision.arena.geometry import BoardGeometry
+from vision.arena.pose import CameraPosition
+from vision.arena.topdown import BoardView
+
+#: A figure is at least this tall (mm): its projection shows this high up, away from the camera.
+MIN_FIGURE_MM = 25.0
+#: The smallest base the spec allows (mm across).
+MIN_BASE_MM = 25.0
+#: Two solids' fitted outlines may overlap this much (mm) from fitting error, not more.
+SOLID_OVERLAP_MM = 3.0
+#: A hidden fighter is looked for at points this far apart (mm); its body may lean this far (mm)
+#: off the line up from its base's middle, and is at least twice this wide (mm): wherever it
+#: shows, a disc that wide changed (its own colour, or the figure in front of it).
+HIDE_GRID_MM = 2.0
+HIDE_TOP_MM = 3.0
+BODY_HALF_WIDTH_MM = 2.0
+#: The heights (mm) of a figure's body checked: above the legs, up to the least figure's top.
+BODY_HEIGHTS_MM = (13.0, 16.0, 19.0, 22.0, MIN_FIGURE_MM)
+#: Points (radius mm, angle from the camera's side) of a base's half facing the camera, inside
+#: the smallest base by more than the places' spacing.
+_BASE_POINTS = np.array([(0.0, 0.0)] + [(r, math.radians(a)) for r in (5.0, 10.5) for a in range(-90, 91, 30)])
+#: Round the markers and the view's rim the change mask looks at nothing (mm, a little more
+#: than the reader's keep-out and edge): a body showing there is not ruled out.
+_UNSEEN_MARGIN_MM = 5.0
+
+
+class FigureCover:
+    """Where a hidden figure's body could show in one change mask: made once per reading (and
+    worked out only if asked).
+
+    ``mask`` is the change mask of the board view; markers (and the view's rim) are no change
+    in it because nothing there is looked at, so a body showing there is not ruled out.
+    """
+
+    def __init__(self, mask: np.ndarray, view: BoardView, geometry: BoardGeometry, camera: CameraPosition):
+        self.view, self.geometry, self.camera = view, geometry, camera
+        self._change = mask
+
+    @cached_property
+    def _not_looked_at(self) -> np.ndarray:
+        return _unseen(self.view, self.geometry, self._change.shape)
+
+    @cached_property
+    def cover(self) -> np.ndarray:
+        """Where a body could show: change a body's width across (the mask less a body's half
+        width all round), then as far as the body may lean; and wherever nothing is looked at."""
+        body = _disc(BODY_HALF_WIDTH_MM * self.view.px_per_mm)
+        grown = cv2.dilate(cv2.erode(self._change, body), _disc(HIDE_TOP_MM * self.view.px_per_mm))
+        return (grown > 0) | self._not_looked_at
+
+    @cached_property
+    def mask(self) -> np.ndarray:
+        """Where something changed, or nothing is looked at."""
+        return (self._change > 0) | self._not_looked_at
+
+    def room(self, sx: float, sy: float, *, solids=(), by_base: bool = True) -> bool:
+        """Could a fighter stand anywhere on the space centred at (sx, sy), unseen or not
+        recognised, with this change?
+
+        ``solids`` are (x_mm, y_mm, radius_mm) of things seen standing or lying on the board
+        (bases, tokens): no base stands where it would overlap one. ``by_base=False`` looks
+        for its figure only: behind another figure, a fighter whose figure is the board's
+        colour shows nothing of itself (its base's change would be the other figure's), and
+        no reading could tell it there.
+        """
+        return len(self.places(sx, sy, solids=solids, by_base=by_base)) > 0
+
+    def places(self, sx: float, sy: float, *, solids=(), by_base: bool = True) -> np.ndarray:
+        """The centres (board mm, N x 2, ``HIDE_GRID_MM`` apart) on the space at (sx, sy) where
+        a fighter could stand (see :meth:`room`)."""
+        half = self.geometry.space_mm / 2
+        steps = np.arange(-half, half + 0.01, HIDE_GRID_MM)
+        cx, cy = (grid.ravel() for grid in np.meshgrid(sx + steps, sy + steps))
+        free = np.ones(len(cx), bool)
+        for x, y, radius in solids:
+            free &= np.hypot(cx - x, cy - y) >= radius + MIN_BASE_MM / 2 - SOLID_OVERLAP_MM
+        cx, cy = cx[free], cy[free]
+        # Every height of the body at once (one row per height): per-call costs dominate.
+        lx, ly = np.array([self.camera.lean(cx, cy, height) for height in BODY_HEIGHTS_MM]).transpose(1, 0, 2)
+        hidden = self._changed(self.cover, cx + lx, cy + ly).all(axis=0)
+        if not by_base:
+            return np.column_stack([cx[hidden], cy[hidden]])
+        # A figure close to the board's colour shows nothing, but then its base shows: all of
+        # the half of it facing the camera changed (no figure hides that half).
+        ax, ay = self.camera.away(sx, sy)
+        angles = math.atan2(-ay, -ax) + _BASE_POINTS[:, 1:2]
+        dx, dy = _BASE_POINTS[:, 0:1] * np.cos(angles), _BASE_POINTS[:, 0:1] * np.sin(angles)
+        base = self._changed(self.mask, cx + dx, cy + dy).all(axis=0)
+        possible = hidden | base
+        return np.column_stack([cx[possible], cy[possible]])
+
+    def _changed(self, image: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """``image`` at board points (mm); off the view counts as changed (nothing is known)."""
+        view = self.view
+        h, w = image.shape
+        u = np.round((x + view.width_mm / 2) * view.px_per_mm).astype(int)
+        v = np.round((view.height_mm / 2 - y) * view.px_per_mm).astype(int)
+        outside = (u < 0) | (u >= w) | (v < 0) | (v >= h)
+        return image[np.clip(v, 0, h - 1), np.clip(u, 0, w - 1)] | outside
+
+
+def _unseen(view: BoardView, geometry: BoardGeometry, shape) -> np.ndarray:
+    """Where the change mask looks at nothing: round the markers (their square, quiet zone and
+    a margin wider than the reader's keep-out) and the view's rim."""
+    unseen = np.zeros(shape, bool)
+    rim = int(math.ceil(_UNSEEN_MARGIN_MM * view.px_per_mm))
+    unseen[:rim, :] = unseen[-rim:, :] = True
+    unseen[:, :rim] = unseen[:, -rim:] = True
+    for x, y, size in geometry.markers.values():
+        half = size / 2 + size / 6 + _UNSEEN_MARGIN_MM
+        rows, cols = view.rect_mask(x - half, y - half, x + half, y + half)
+        unseen[rows, cols] = True
+    return unseen
+
+
+def _disc(radius_px: float) -> np.ndarray:
+    reach = int(round(radius_px))
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
