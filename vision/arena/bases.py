@@ -320,6 +320,10 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
         return Kind.TOKEN
     if blob.figure is Evidence.YES and blob.ahead > MAX_CHANGE_AHEAD:
         return Kind.UNSURE  # a figure's head, its own base nearer the camera, is no base
+    if blob.figure is Evidence.YES and not blob.stands_up:
+        # Change just behind a disc under a base's size, stopping where a flat thing's top
+        # could still show: a token dropped on another, off its centre, not a figure.
+        return Kind.UNSURE
     if (blob.figure is Evidence.UNKNOWN and blob.stands_up and blob.ahead <= MAX_CHANGE_AHEAD
             and blob.fit_error_mm <= CRISP_RIM_MM and blob.coverage >= MIN_BASE_COVERAGE):
         # Seen from so high that a figure stays over its base, its top still stands up out of
