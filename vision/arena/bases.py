@@ -82,6 +82,18 @@ _TIER_RATIO = 0.6
 #: fainter ring, and at least this share of its disc changed (the ring and the figure's foot).
 MIN_RING_TIERED = 0.4
 MIN_RING_COVERAGE = 0.5
+#: A token-sized disc seen from high above may be a figure's top over a base the colour of the
+#: board: that base's rim shows in front of it (towards the camera) as faint change, this many
+#: times the board's noise and at least this score, on this share of the rim's front arc.
+_RING_OVER_NOISE = 1.4
+_MIN_RING_SCORE = 0.1
+_MIN_RING_SHARE = 0.7
+_RING_ARC = np.radians(np.linspace(-60, 60, 13))
+#: The spec's bases are 25-28 mm across; a rim is looked for this far (mm) either side of each.
+_BASE_RADII_MM = (12.5, 13.25, 14.0)
+_RING_WIDTH_MM = 0.75
+#: A figure may lean this far (mm) off its base's centre, or stand a little off it.
+_FIGURE_LEAN_MM = 3.0
 #: A figure rising out of a base's far rim: the change behind the disc may pause this long (mm,
 #: a figure's lower body close to the board's colour) and must then run on this far (mm).
 _RISE_GAP_MM = 14.0
@@ -160,6 +172,9 @@ class Blob:
     #: A figure rises out of its far rim: change of a figure's width resumes just behind the disc
     #: and runs on away from the camera past where any flat disc's top could show.
     rises_behind: bool = False
+    #: A token-sized disc seen from high above with the faint rim of a base the colour of the board
+    #: in front of it, where the base of a figure whose top this disc is would stand.
+    rim_ahead: bool = False
     #: Board mm of the changed points in the band in front of the rim, and how many were looked at.
     ahead_points: tuple = field(default=(), compare=False, repr=False)
     ahead_looked: int = field(default=0, compare=False, repr=False)
@@ -208,6 +223,7 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
     seeds += [(u, v) for u, v in _front_seeds(mask, view, camera, radius)
               if 0 <= v < distance.shape[0] and 0 <= u < distance.shape[1] and distance[v, u] >= MIN_BLOB_RADIUS_MM]
     _, regions = cv2.connectedComponents(mask, connectivity=8)
+    ring_level = None  # the faint change a base's rim must show, worked out when first needed
     difference = np.where(mask > 0, change.difference, np.minimum(change.difference, _QUIET_DIFFERENCE * 4))
     h, w = mask.shape
     fits = []
@@ -254,8 +270,15 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         # Only a crisp base-sized disc whose figure shows in part needs it (see classify).
         rises = (figure is Evidence.PARTIAL and error <= CRISP_RIM_MM and 2 * r >= _size_cut(settings) + SIZE_MARGIN_MM
                  and _rises_behind(mask, view, camera, x, y, r))
+        rim_ahead = False
+        if figure is Evidence.UNKNOWN and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:
+            # Only where size alone would call it a token (see classify).
+            if ring_level is None:
+                smooth = cv2.blur(change.score, (3, 3))  # a rim a few px wide stands out of the noise
+                ring_level = max(_MIN_RING_SCORE, _RING_OVER_NOISE * _noise_level(smooth, search))
+            rim_ahead = _base_rim_level(smooth, regions, int(regions[v, u]), view, camera, x, y, r) >= ring_level
         blobs.append(Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up,
-                          rises_behind=rises, ahead_points=ahead_points, ahead_looked=looked))
+                          rises_behind=rises, rim_ahead=rim_ahead, ahead_points=ahead_points, ahead_looked=looked))
     return blobs
 
 
@@ -283,6 +306,8 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.UNSURE  # a figure on a base the colour of the board, or a token at a base
         if blob.figure is Evidence.UNKNOWN and blob.tiered >= MAX_TOKEN_TIERED:
             return Kind.UNSURE  # a faint ring round a strong middle: a base round a figure?
+        if blob.figure is Evidence.UNKNOWN and blob.rim_ahead:
+            return Kind.UNSURE  # a figure's top, seen from high above, over a base the board's colour?
         if blob.figure is Evidence.UNKNOWN and (blob.fit_error_mm > CRISP_RIM_MM or blob.coverage < SIZE_ALONE_COVERAGE):
             # Size alone decides here too: a token is one crisp solid disc. A figure seen from high
             # above over a base the board's colour fits a ragged or notched one.
@@ -290,6 +315,10 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
         return Kind.TOKEN
     if blob.figure is Evidence.YES and blob.ahead > MAX_CHANGE_AHEAD:
         return Kind.UNSURE  # a figure's head, its own base nearer the camera, is no base
+    if blob.figure is Evidence.YES and not blob.stands_up:
+        # Change just behind a disc under a base's size, stopping where a flat thing's top
+        # could still show: a token dropped on another, off its centre, not a figure.
+        return Kind.UNSURE
     if (blob.figure is Evidence.UNKNOWN and blob.stands_up and blob.ahead <= MAX_CHANGE_AHEAD
             and blob.fit_error_mm <= CRISP_RIM_MM and blob.coverage >= MIN_BASE_COVERAGE):
         # Seen from so high that a figure stays over its base, its top still stands up out of
@@ -758,6 +787,50 @@ def _stands_up(mask, view: BoardView, camera: CameraPosition, x: float, y: float
     changed[inside] = mask[v[inside], u[inside]] > 0
     beyond = distances > r + allowance
     return bool(changed[beyond].all()) if beyond.any() else False
+
+
+def _base_rim_level(score, regions, own_region: int, view: BoardView, camera: CameraPosition, x: float, y: float,
+                    r: float) -> float:
+    """How clearly the front rim of a base shows in front of the disc at (x, y), where the base
+    of a figure whose top the disc is would stand: the change score that most of the rim's
+    front arc reaches (0 where nothing could be looked at).
+
+    Seen from high above, a figure's top over a base the colour of the board is a disc like a
+    token: only the base's side, a faint ring, tells them apart. A figure ``MIN_FIGURE_MM`` to
+    ``MAX_FIGURE_MM`` tall shows its top displaced away from the camera by its height's lean;
+    its base stands round the point it leans from. Most of the arc of that base's rim facing the
+    camera must have changed, and not as part of another changed region: a straight line in
+    front (a space's outline) follows a base-sized arc over only part of it.
+    """
+    cx, cy, cz = camera.centre_mm
+    heights = np.arange(MIN_FIGURE_MM, MAX_FIGURE_MM + 1.0, 2.0)
+    shrink = 1.0 / (1.0 + heights / np.maximum(cz - heights, 1e-6))
+    ax, ay = camera.away(x, y)
+    lateral = np.array([-_FIGURE_LEAN_MM, 0.0, _FIGURE_LEAN_MM])
+    # Base centres: the point each height's top leans from, give or take the figure's own lean.
+    bx = (cx + (x - cx) * shrink)[:, None] - ay * lateral[None, :]
+    by = (cy + (y - cy) * shrink)[:, None] + ax * lateral[None, :]
+    bx, by = bx.ravel()[:, None, None, None], by.ravel()[:, None, None, None]
+    angles = (math.atan2(-ay, -ax) + _RING_ARC)[None, None, :, None]
+    radii = (np.array(_BASE_RADII_MM)[None, :, None, None]
+             + np.array([-_RING_WIDTH_MM, 0.0, _RING_WIDTH_MM])[None, None, None, :])
+    px, py = bx + np.cos(angles) * radii, by + np.sin(angles) * radii
+    u = np.round((px + view.width_mm / 2) * view.px_per_mm).astype(int)
+    v = np.round((view.height_mm / 2 - py) * view.px_per_mm).astype(int)
+    h, w = score.shape
+    inside = (u >= 0) & (u < w) & (v >= 0) & (v < h)
+    u, v = np.clip(u, 0, w - 1), np.clip(v, 0, h - 1)
+    region = regions[v, u]
+    values = np.where(inside & ((region == 0) | (region == own_region)), score[v, u], 0.0).max(axis=3)
+    # The disc's own blurred outline is no rim: points on it are not looked at.
+    usable = (np.hypot(px - x, py - y) > r + 2.5).all(axis=3) & inside.all(axis=3)
+    looked = usable.sum(axis=2)
+    values = np.where(usable, values, np.inf)
+    # The level reached on all but (1 - _MIN_RING_SHARE) of the looked-at arc.
+    k = np.floor((1 - _MIN_RING_SHARE) * looked).astype(int)
+    level = np.take_along_axis(np.sort(values, axis=2), np.minimum(k, values.shape[2] - 1)[..., None], axis=2)[..., 0]
+    level = np.where(looked >= len(_RING_ARC) // 2, level, 0.0)
+    return float(level.max())
 
 
 def _rises_behind(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> bool:

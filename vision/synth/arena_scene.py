@@ -52,6 +52,8 @@ class Token:
     diameter_mm: float = 20.0
     thickness_mm: float = 3.0
     bgr: tuple[int, int, int] = (30, 140, 200)
+    #: Its underside this high (mm): a token dropped on another lies on that one's top.
+    z_mm: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -237,8 +239,10 @@ def _solids(scene: Scene):
     for mini in scene.miniatures:
         items.append(((mini.x_mm, mini.y_mm, 0.0), lambda img, cam, m=mini: _draw_miniature(img, cam, m)))
     for token in scene.tokens:
-        items.append(((token.x_mm, token.y_mm, 0.0),
-                      lambda img, cam, t=token: _draw_cylinder(img, cam, (t.x_mm, t.y_mm), t.diameter_mm / 2, 0, t.thickness_mm, t.bgr)))
+        # (Placed by its underside: one lying on another is drawn after it, nearer the camera.)
+        items.append(((token.x_mm, token.y_mm, token.z_mm),
+                      lambda img, cam, t=token: _draw_cylinder(img, cam, (t.x_mm, t.y_mm), t.diameter_mm / 2, t.z_mm,
+                                                               t.z_mm + t.thickness_mm, t.bgr)))
     for die in scene.dice:
         items.append(((die.x_mm, die.y_mm, 0.0), lambda img, cam, d=die: _draw_die(img, cam, d)))
     return items
