@@ -6,7 +6,7 @@ import dataclasses
 
 import numpy as np
 
-from vision.tower import Verdict, judge_tower
+from vision.tower import Reason, Verdict, judge_tower
 from vision.tower.judge import (
     SIDE_FAINT_APART,
     SIDE_SEEN_APART,
@@ -189,7 +189,11 @@ def test_y_fork_270062_whose_arms_seemed_to_cross_does_not_fail(tower_scene):
     # neighbours; in the generator's truth the two cubes are 0.3 mm clear).
     scene = tower_scene("y_fork", 270062, heavy=3, light=5, frames=6, dim=True, nudge_px=0.616,
                         exposure_drift=0.137, off_spot_mm=1.87, distractors=7, noise=4.258, pile=False, near=0.395)
-    assert judge_tower(scene.frames, heavy=scene.heavy, light=scene.light).verdict is not Verdict.FAIL
+    verdict = judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
+    assert verdict.verdict is not Verdict.FAIL
+    # Left to the referee, the doubt names what to look at: whether the arms' cubes touch (it
+    # said cube_count, though every cube was counted).
+    assert verdict.verdict is Verdict.PASS or Reason.CUBE_NEIGHBOURS in verdict.reasons, verdict
 
 
 def test_the_top_cubes_own_top_face_is_no_place_a_missing_cube_could_hide(tower_scene):

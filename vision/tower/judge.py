@@ -570,7 +570,9 @@ class TowerAnalyzer:
             # cubes side by side that break the limit only if they touch, which the view cannot tell
             # (a ring's arms a millimetre or two apart, turned so their corners hide the gap): a
             # guess either way could be wrong, so the referee looks at what the reason names.
-            doubt = Reason.CUBE_NEIGHBOURS if structure.contacts_unseen else Reason.CUBE_COUNT
+            # Whether cubes touch (side by side, or stacked on edges the view placed by splitting a
+            # run) is a question of neighbours, whatever else is unsure; otherwise it is the count.
+            doubt = Reason.CUBE_NEIGHBOURS if structure.contacts_unsure else Reason.CUBE_COUNT
             return self._verdict(Verdict.UNCERTAIN, reasons or [doubt], started, 0.4, obs=last,
                                  structure=structure, **counts)
         confidence = 0.97 - (0.1 if self.geometry.reprojection_px > 2.0 else 0.0)
