@@ -47,6 +47,8 @@ MAX_RIM_ERROR_MM = 1.2
 BASE_OVERLAP_MM = 3.0
 #: A base's rim fits its circle at least this well (rms mm); a figure's outline rarely does.
 CRISP_RIM_MM = 0.6
+# Bare board this long (mm, in 1 mm steps) just behind a solid disc: its change broke off there.
+FIGURE_BREAK_MM = 2
 #: A disc a few mm thick measures this much wider (mm): its side shows beside the rim.
 THICKNESS_BIAS_MM = 0.5
 #: Sizes closer than this (mm) to the token/base cut are not trusted on size alone.
@@ -175,6 +177,9 @@ class Blob:
     #: A token-sized disc seen from high above with the faint rim of a base the colour of the board
     #: in front of it, where the base of a figure whose top this disc is would stand.
     rim_ahead: bool = False
+    #: A solid disc whose change breaks off just behind its far rim, before a flat top's reach:
+    #: whatever shows further on is not a figure standing on it (a fighter behind a token).
+    broken_behind: bool = False
     #: Board mm of the changed points in the band in front of the rim, and how many were looked at.
     ahead_points: tuple = field(default=(), compare=False, repr=False)
     ahead_looked: int = field(default=0, compare=False, repr=False)
@@ -277,8 +282,13 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                 smooth = cv2.blur(change.score, (3, 3))  # a rim a few px wide stands out of the noise
                 ring_level = max(_MIN_RING_SCORE, _RING_OVER_NOISE * _noise_level(smooth, search))
             rim_ahead = _base_rim_level(smooth, regions, int(regions[v, u]), view, camera, x, y, r) >= ring_level
+        # Only where the figure seems plainly there: one close to the board's colour in part may
+        # show a gap above its base and rise after it (``rises_behind``; seed 100166).
+        broken = (figure is Evidence.YES and coverage >= SIZE_ALONE_COVERAGE
+                  and 2 * r >= _size_cut(settings) + SIZE_MARGIN_MM and _breaks_behind(mask, view, camera, x, y, r, search))
         blobs.append(Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up,
-                          rises_behind=rises, rim_ahead=rim_ahead, ahead_points=ahead_points, ahead_looked=looked))
+                          rises_behind=rises, rim_ahead=rim_ahead, broken_behind=broken, ahead_points=ahead_points,
+                          ahead_looked=looked))
     return blobs
 
 
@@ -296,6 +306,8 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.UNSURE  # the fitted disc is not all changed: two tokens side by side?
         if blob.figure is Evidence.UNKNOWN and (blob.coverage < SIZE_ALONE_COVERAGE or blob.fit_error_mm > CRISP_RIM_MM):
             return Kind.UNSURE  # size alone decides, so it must be one crisp solid disc
+        if blob.broken_behind:
+            return Kind.UNSURE  # the change behind it starts apart from it: not its own figure
         # Seen from low enough, a fighter's figure must show behind its base. One close in colour
         # to the board shows only in part, but still rises out of the far rim as no token's top can.
         if blob.figure is Evidence.PARTIAL and blob.rises_behind and blob.fit_error_mm <= CRISP_RIM_MM:
@@ -831,6 +843,37 @@ def _base_rim_level(score, regions, own_region: int, view: BoardView, camera: Ca
     level = np.take_along_axis(np.sort(values, axis=2), np.minimum(k, values.shape[2] - 1)[..., None], axis=2)[..., 0]
     level = np.where(looked >= len(_RING_ARC) // 2, level, 0.0)
     return float(level.max())
+
+
+def _breaks_behind(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float, search) -> bool:
+    """Does the change along the line away from the camera break off (``FIGURE_BREAK_MM`` of
+    unchanged board) between the disc's far rim and where a flat disc's top could still show?
+
+    A figure stands on its base: seen from low enough for its figure to show, a solid base's
+    change runs on unbroken out of its far rim into the figure. Change that starts again only
+    after bare board belongs to something else behind it (180099: two overlapping tokens read
+    as a fighter by the base of the fighter standing behind them).
+    """
+    ax, ay = camera.away(x, y)
+    allowance = math.hypot(*camera.lean(x, y, MAX_TOKEN_THICKNESS_MM)) + _FLAT_SLACK_MM
+    distances = np.arange(r, r + allowance, 1.0)
+    u, v = view.to_px(x + ax * distances, y + ay * distances)
+    ui, vi = np.round(u).astype(int), np.round(v).astype(int)
+    h, w = mask.shape
+    inside = (ui >= 0) & (ui < w) & (vi >= 0) & (vi < h)
+    if not inside.all():
+        return False
+    bare = (mask[vi, ui] == 0) & search[vi, ui].astype(bool)
+    return _longest_run(bare) >= FIGURE_BREAK_MM
+
+
+def _longest_run(flags: np.ndarray) -> int:
+    """The longest run of True in a 1-D boolean array."""
+    best = run = 0
+    for flag in flags:
+        run = run + 1 if flag else 0
+        best = max(best, run)
+    return best
 
 
 def _rises_behind(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> bool:
