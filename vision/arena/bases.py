@@ -26,6 +26,7 @@ from vision.arena.hiding import MIN_FIGURE_MM, FigureCover
 from vision.arena.pose import CameraPosition
 from vision.arena.settings import ArenaSettings
 from vision.arena.topdown import BoardView, Change
+from vision.runs import longest_run
 
 #: Tokens are "a few mm thick" (the spec).
 MAX_TOKEN_THICKNESS_MM = 6.0
@@ -864,16 +865,8 @@ def _breaks_behind(mask, view: BoardView, camera: CameraPosition, x: float, y: f
     if not inside.all():
         return False
     bare = (mask[vi, ui] == 0) & search[vi, ui].astype(bool)
-    return _longest_run(bare) >= FIGURE_BREAK_MM
+    return longest_run(bare) >= FIGURE_BREAK_MM
 
-
-def _longest_run(flags: np.ndarray) -> int:
-    """The longest run of True in a 1-D boolean array."""
-    best = run = 0
-    for flag in flags:
-        run = run + 1 if flag else 0
-        best = max(best, run)
-    return best
 
 
 def _rises_behind(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> bool:

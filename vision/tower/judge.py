@@ -29,6 +29,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.runs import longest_run
 from vision.tower.geometry import MatGeometry, MatNotVisible, detect_mat_markers, mat_geometry
 from vision.tower.settings import TowerSettings
 from vision.tower.verdict import Reason, TowerVerdict, Verdict
@@ -1013,7 +1014,7 @@ class TowerAnalyzer:
         differs = [np.abs(background - face).max(axis=1) > CHANGE_THRESHOLD for face in faces]
         unchanged &= differs[0] & differs[1]
         zone = slice(max(split - reach, 0), split + reach + 1)
-        if _longest_run(unchanged[zone]) >= SLIT_WIDE_PX:
+        if longest_run(unchanged[zone]) >= SLIT_WIDE_PX:
             return SIDE_SEEN_APART  # background seen across more than any crease is wide
         found = SIDE_MAY_TOUCH
         for x in range(max(split - reach, 0), min(split + reach + 1, colour.shape[0])):
@@ -1289,14 +1290,6 @@ def _mix(target: np.ndarray, parts: list[np.ndarray]) -> tuple[np.ndarray, float
             best_residual = residual
     return best, best_residual
 
-
-def _longest_run(flags: np.ndarray) -> int:
-    """The most consecutive True values."""
-    best = run = 0
-    for flag in flags:
-        run = run + 1 if flag else 0
-        best = max(best, run)
-    return best
 
 
 def _mix_residual(colour: np.ndarray, parts: list[np.ndarray]) -> float:
