@@ -48,7 +48,7 @@ MAX_RIM_ERROR_MM = 1.2
 BASE_OVERLAP_MM = 3.0
 #: A base's rim fits its circle at least this well (rms mm); a figure's outline rarely does.
 CRISP_RIM_MM = 0.6
-# Bare board this long (mm, in 1 mm steps) just behind a solid disc: its change broke off there.
+#: Bare board this long (mm, in 1 mm steps) just behind a solid disc: its change broke off there.
 FIGURE_BREAK_MM = 2
 #: A disc a few mm thick measures this much wider (mm): its side shows beside the rim.
 THICKNESS_BIAS_MM = 0.5
@@ -828,8 +828,7 @@ def _base_rim_level(score, regions, own_region: int, view: BoardView, camera: Ca
     radii = (np.array(_BASE_RADII_MM)[None, :, None, None]
              + np.array([-_RING_WIDTH_MM, 0.0, _RING_WIDTH_MM])[None, None, None, :])
     px, py = bx + np.cos(angles) * radii, by + np.sin(angles) * radii
-    u = np.round((px + view.width_mm / 2) * view.px_per_mm).astype(int)
-    v = np.round((view.height_mm / 2 - py) * view.px_per_mm).astype(int)
+    u, v = (np.round(c).astype(int) for c in view.to_px(px, py))
     h, w = score.shape
     inside = (u >= 0) & (u < w) & (v >= 0) & (v < h)
     u, v = np.clip(u, 0, w - 1), np.clip(v, 0, h - 1)
@@ -866,7 +865,6 @@ def _breaks_behind(mask, view: BoardView, camera: CameraPosition, x: float, y: f
         return False
     bare = (mask[vi, ui] == 0) & search[vi, ui].astype(bool)
     return longest_run(bare) >= FIGURE_BREAK_MM
-
 
 
 def _rises_behind(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> bool:

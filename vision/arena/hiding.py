@@ -126,10 +126,8 @@ class FigureCover:
 
     def _changed(self, image: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         """``image`` at board points (mm); off the view counts as changed (nothing is known)."""
-        view = self.view
         h, w = image.shape
-        u = np.round((x + view.width_mm / 2) * view.px_per_mm).astype(int)
-        v = np.round((view.height_mm / 2 - y) * view.px_per_mm).astype(int)
+        u, v = (np.round(c).astype(int) for c in self.view.to_px(x, y))
         outside = (u < 0) | (u >= w) | (v < 0) | (v >= h)
         return image[np.clip(v, 0, h - 1), np.clip(u, 0, w - 1)] | outside
 
