@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.tower import Reason, Verdict, judge_tower
-from vision.tower.judge import TowerAnalyzer, _CubeBox, _speckle
+from vision.tower.judge import UNCLEAR_VIEW, TowerAnalyzer, _cubes_across, _CubeBox, _open_doubts, _run_units, _speckle, _Structure
 
 MIN_OVERLAP = 1.5  # the judge's 0.15 cube
 
@@ -44,6 +44,36 @@ def test_a_speckled_cube_carrying_a_cube_that_rests_on_two_stays_unsure():
     chain = _chain(3)
     chain[2].hidden_below = True
     assert _speckle(chain, [0.9, 0.3, 0.9], min_overlap=MIN_OVERLAP) == [1]
+
+
+def _counted(unsure: list[tuple[int, str]]) -> _Structure:
+    boxes = _chain(4)
+    return _Structure(boxes, [], 0, 1, len(unsure), 2, True, True, unsure=unsure)
+
+
+def test_with_every_owned_cube_counted_one_cube_more_is_no_doubt_against_a_pass():
+    # A turned base 1.6 cubes wide (just short of two on the table), a part-hidden run, a sliver:
+    # each other reading adds a cube the fighter does not have.
+    more = [(0, "wider"), (2, "hidden"), (3, "sliver")]
+    assert _open_doubts(_counted(more[:2]), all_counted=True) == []
+    # Readings with a cube fewer or another colour could still undo the pass.
+    fewer = [(1, "width"), (2, "colour"), (3, "speckle")]
+    for doubt in fewer:
+        assert _open_doubts(_counted([(0, "wider"), doubt]), all_counted=True) == [doubt]
+    # A count that is off, a blind layer or cubes apart: every doubt stays.
+    assert _open_doubts(_counted(more[:2]), all_counted=False) == more[:2]
+    # A view unclear as a whole keeps every doubt.
+    assert len(more) >= UNCLEAR_VIEW
+    assert _open_doubts(_counted(more), all_counted=True) == more
+
+
+def test_a_run_just_short_of_two_cubes_reads_one_cube_maybe_more():
+    count, unsure = _cubes_across(1.62)
+    assert (count, unsure) == (1, True)
+    assert _run_units(1.62) % 1 > 0.5  # recorded as "wider": the other reading is two cubes
+    count, unsure = _cubes_across(1.75)
+    assert (count, unsure) == (2, True)
+    assert _run_units(1.75) % 1 < 0.5  # the other reading is one cube (one fewer)
 
 
 def _analyzer_and_last(scene):
@@ -108,6 +138,9 @@ def test_hand_side_300006_holding_the_tower_over_a_brown_table_does_not_pass(tow
     # A very noisy dim room, the heavy cube's pixels split between the colours.
     ("stand", 300012, dict(heavy=1, light=3, frames=3, dim=True, nudge_px=2.655, exposure_drift=0.056,
                            off_spot_mm=1.542, distractors=4, noise=5.645, pile=False, near=0.4)),
+    # A turned base 1.6 cubes wide under the pair (every cube counted).
+    ("top_pair", 300007, dict(heavy=0, light=3, frames=3, dim=False, nudge_px=2.966, exposure_drift=0.194,
+                              off_spot_mm=3.213, distractors=5, noise=2.488, pile=True, near=0.296)),
 ])
 def test_legal_towers_of_the_ninth_pass_are_never_failed(tower_scene, kind, seed, options):
     scene = tower_scene(kind, seed, **options)

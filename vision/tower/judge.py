@@ -558,12 +558,16 @@ class TowerAnalyzer:
             ambiguous_count = True
             rule_broken = [r for r in rule_broken if r is Reason.GROUND_CONTACTS and structure.ground_contacts > 1
                            and not structure.aside]
+        # Every cube the fighter owns is in the tower: no reading can add one more.
+        all_counted = (len(structure.boxes) == self.heavy + self.light and structure.connected
+                       and not (structure.blind_layers or structure.aside or structure.floating))
         if rule_broken:
             # Several independent breaches are strong evidence; one alone is weaker when the view was unclear.
             # (Breaches that may all stem from one unsure measurement are not independent.)
             confidence = 0.92 if len(rule_broken) > 1 and not structure.ambiguous else 0.85
             # Unsure measurements weigh against a breach only if another reading of them could undo it.
-            doubt = min(_doubt(r, structure, heavy_seen, light_seen, self.heavy, self.light) for r in rule_broken)
+            doubt = min(_doubt(r, structure, heavy_seen, light_seen, self.heavy, self.light, all_counted=all_counted)
+                        for r in rule_broken)
             confidence -= 0.2 * min(doubt, 3) + 0.3 * ambiguous_count
             confidence -= 0.0 if self.geometry.both_markers else 0.1
             if structure.ground_contacts >= 3:
@@ -573,7 +577,7 @@ class TowerAnalyzer:
                 return self._verdict(Verdict.UNCERTAIN, reasons, started, confidence, obs=last,
                                      structure=structure, **counts)
             return self._verdict(Verdict.FAIL, reasons, started, confidence, obs=last, structure=structure, **counts)
-        if moving or structure.ambiguous or ambiguous_count or structure.contacts_unsure:
+        if moving or _open_doubts(structure, all_counted) or ambiguous_count or structure.contacts_unsure:
             # Still moving, or cubes the view cannot count for sure (camouflaged, unsure widths), or
             # cubes side by side that break the limit only if they touch, which the view cannot tell
             # (a ring's arms a millimetre or two apart, turned so their corners hide the gap): a
@@ -765,8 +769,10 @@ class TowerAnalyzer:
             # Two pieces side by side, each narrower than any whole cube shows or together no
             # wider than one turned cube shows (1.45 widths, and blur), less than a cube apart:
             # two faces of one turned cube whose nearest edge the colours missed (a dim room), or
-            # two cubes each partly hidden.  Which, the view cannot say.
-            unsure += [(layer, "width") for (a0, b0), (a1, b1) in zip(runs, runs[1:], strict=False)
+            # two cubes each partly hidden.  Which, the view cannot say.  (With a piece too narrow
+            # to count, one cube was counted: the other reading is one cube more.)
+            unsure += [(layer, "width" if min(b0 - a0, b1 - a1) >= 0.4 * cube_px else "wider")
+                       for (a0, b0), (a1, b1) in zip(runs, runs[1:], strict=False)
                        if (max(b0 - a0, b1 - a1) < 0.7 * cube_px or b1 - a0 < 1.6 * cube_px)
                        and a1 - b0 < cube_px]
             face_lo, face_hi = view.row(z0 + 0.85 * cube), view.row(z0 + 0.15 * cube)
@@ -787,7 +793,8 @@ class TowerAnalyzer:
                     behind = np.logical_or(*self._reference_colours(view))[lo:hi, max(a - margin, 0): b + margin]
                     camouflaged = bool(behind.size) and behind.mean() >= 0.2
                 if width_unsure:
-                    unsure.append((layer, "width"))
+                    # Just short of one cube more ("wider"), or just past one cube fewer.
+                    unsure.append((layer, "wider" if _run_units(width) % 1 > 0.5 else "width"))
                 elif camouflaged:
                     # Camouflage hides part of a cube and adds none: the run may hold one cube more.
                     unsure.append((layer, "hidden"))
@@ -1303,6 +1310,8 @@ def _uniformly_darker(hi, lo):
 # kept with the measurement, so either colour is allowed.
 _OTHER_READINGS = {
     "width": ((1, 0), (0, 1), (-1, 0), (0, -1)),
+    # A run width just short of one cube more: against a breach it is weighed like any width.
+    "wider": ((1, 0), (0, 1), (-1, 0), (0, -1)),
     "hidden": ((1, 0), (0, 1)),
     "sliver": ((1, 0), (0, 1)),
     "colour": ((1, -1), (-1, 1)),
@@ -1310,13 +1319,32 @@ _OTHER_READINGS = {
 }
 # A view with this many unsure measurements is unclear as a whole: each counts against any breach.
 UNCLEAR_VIEW = 3
+# Unsure measurements whose only other reading is one cube more (a run just short of one cube
+# more, a run part-hidden by camouflage, a sliver).
+ONE_MORE = ("wider", "hidden", "sliver")
 
 
-def _doubt(reason: Reason, structure: _Structure, heavy_seen: int, light_seen: int, heavy: int, light: int) -> int:
+def _open_doubts(structure: _Structure, all_counted: bool) -> list[tuple[int, str]]:
+    """The unsure measurements another reading of which the cubes at hand allow.  With as many
+    cubes as the fighter owns counted, in one structure with no blind layer, a reading with one
+    cube more needs a cube the fighter does not have: it is no doubt (a turned base 1.6 cubes wide
+    under a top pair, just short of two cubes on the table, left top_pair 300007, 310000 and 310007
+    uncertain; the same turned cube carrying a pair as two cubes side by side, each carrying one,
+    left stack_pair 310000 and 310002 uncertain on three neighbours).  A view unclear as a whole
+    keeps every doubt."""
+    unsure = structure.unsure
+    if not all_counted or len(unsure) >= UNCLEAR_VIEW:
+        return list(unsure)
+    return [(layer, what) for layer, what in unsure if what not in ONE_MORE]
+
+
+def _doubt(reason: Reason, structure: _Structure, heavy_seen: int, light_seen: int, heavy: int, light: int, *,
+           all_counted: bool = False) -> int:
     """How many unsure measurements count against this breach: all of them, unless no other
     reading of them could undo it (a count off in a way they cannot explain, cubes on the table
-    that no unsure layer-0 reading could make one)."""
-    unsure = structure.unsure
+    that no unsure layer-0 reading could make one, one cube more when every owned cube is counted:
+    see ``_open_doubts``)."""
+    unsure = _open_doubts(structure, all_counted)
     if reason is Reason.CUBE_NEIGHBOURS:
         return len(unsure) + structure.joined_layers
     if not unsure or len(unsure) >= UNCLEAR_VIEW:
@@ -1327,7 +1355,7 @@ def _doubt(reason: Reason, structure: _Structure, heavy_seen: int, light_seen: i
             reachable |= {(dh + h, dl + lt) for dh, dl in reachable for h, lt in _OTHER_READINGS[what]}
         return len(unsure) if (heavy - heavy_seen, light - light_seen) in reachable else 0
     if reason is Reason.GROUND_CONTACTS:
-        fewer = sum(1 for layer, what in unsure if layer == 0 and what in ("width", "speckle"))
+        fewer = sum(1 for layer, what in unsure if layer == 0 and what in ("width", "wider", "speckle"))
         return len(unsure) if structure.ground_contacts - fewer <= 1 else 0
     return len(unsure)
 
@@ -1358,12 +1386,17 @@ def _mix_residual(colour: np.ndarray, parts: list[np.ndarray]) -> float:
     return _mix(colour, parts)[1] / max(float(np.linalg.norm(colour)), 1e-9)
 
 
+def _run_units(width: float) -> float:
+    """A run ``width`` cubes wide in cubes side by side less one, before rounding down (see ``_cubes_across``)."""
+    return max(width - 0.3, 0.0) / 1.4
+
+
 def _cubes_across(width: float) -> tuple[int, bool]:
     """How many cubes side by side make a run ``width`` cubes wide, and whether that is unsure.
 
     A single cube turned on the table shows 1 to 1.45 widths (its side faces); two show 2 to 2.9.
     """
-    units = max(width - 0.3, 0.0) / 1.4
+    units = _run_units(width)
     frac = units - int(units)
     return int(units) + 1, frac < 0.08 or frac > 0.92
 
