@@ -747,6 +747,7 @@ class TowerAnalyzer:
         # hidden by the background), a colour, speckle.
         unsure: list[tuple[int, str]] = []
         blind_layers = 0
+        blind_skipped: list[int] = []
         joined_layers = 0
         for layer in range(self.heavy + self.light + 2):
             z0 = layer * cube
@@ -762,6 +763,7 @@ class TowerAnalyzer:
             if blind_rows[lo:hi].any():
                 # Part of this layer hid against a background of cube colour: it cannot be counted.
                 blind_layers += 1
+                blind_skipped.append(layer)
                 continue
             occupied = band.mean(axis=0) >= 0.5
             # Bridge only one-pixel dropouts: a visible gap between cubes side by side means they do not touch.
@@ -832,7 +834,11 @@ class TowerAnalyzer:
                     joined_layers += 1
         boxes = self._drop_top_faces(boxes, obs, unsure)
         # A layer with no cubes under one with cubes cannot be empty (cubes do not float): the view
-        # missed what is there, so it counts as blind.
+        # missed what is there, so it counts as blind -- unless the count says what it holds.
+        filled = self._fill_gaps(boxes, obs, blind_skipped, alone=len(blobs) == 1)
+        if filled:
+            boxes = sorted(boxes + filled, key=lambda b: (b.layer, b.x0))
+            blind_layers -= len(blind_skipped)
         layers = {b.layer for b in boxes}
         gaps = sum(1 for k in range(max(layers, default=0)) if k not in layers)
         blind_layers = max(blind_layers, gaps) + self._mark_hidden_below(boxes, obs)
@@ -892,7 +898,7 @@ class TowerAnalyzer:
         blind_layers += self._blind_above(boxes, obs, seen_elsewhere=aside_cubes)
         return _Structure(boxes, aside, aside_cubes, ground, len(unsure), max_neighbours, connected,
                           bool(boxes), blind_layers, contacts_unsure, contacts_inferred, floating, contacts_unseen,
-                          unsure, joined_layers, bool(supports))
+                          unsure, joined_layers, bool(supports) or bool(filled))
 
     def _colours_confirmed(self, obs: Observation, boxes: list[_CubeBox]) -> bool:
         """Whether each cube's colour averaged over its face and the still frames clearly is the
@@ -926,6 +932,41 @@ class TowerAnalyzer:
         if d_light < AVERAGED_COLOUR_MARGIN * d_heavy and d_light < LIGHT_CHROMA_RADIUS:
             return False
         return None
+
+    def _fill_gaps(self, boxes: list[_CubeBox], obs: Observation, blind_skipped: list[int], *,
+                   alone: bool) -> list[_CubeBox]:
+        """The cubes that must fill the empty layers inside a chain, when the count and the view say
+        which: cubes do not float, so an empty layer between a cube and the one cube it can rest on
+        holds a cube.  Only where every cube not seen is of one colour, as many as the empty layers,
+        nothing else lies apart from the tower, each empty layer lies between exactly one cube below
+        and one above that a cube between them could join, and a cube of that colour would not show
+        against the background there (a light cube before a wood-brown table: stagger 300006 was
+        uncertain, one light cube short with a layer of its chain empty).  Else none."""
+        cube = self.settings.cube_mm
+        view = obs.view
+        layers = {b.layer for b in boxes}
+        gaps = [k for k in range(max(layers, default=0)) if k not in layers]
+        heavy_seen = sum(b.heavy for b in boxes)
+        short = (self.heavy - heavy_seen, self.light - (len(boxes) - heavy_seen))
+        if not gaps or not alone or not set(blind_skipped) <= set(gaps) or sorted(short) != [0, len(gaps)]:
+            return []
+        heavy = short[0] > 0
+        filled = []
+        for k in gaps:
+            below = [b for b in boxes if b.layer == k - 1]
+            above = [b for b in boxes if b.layer == k + 1]
+            if len(below) != 1 or len(above) != 1:
+                return []
+            # A cube between them overlaps both: their spans may lie up to a cube apart.
+            centre = (max(below[0].x0, above[0].x0) + min(below[0].x1, above[0].x1)) / 2
+            if _overlap(below[0], above[0]) < -(cube - 2 * 0.15 * cube):
+                return []
+            box = _CubeBox(k, centre - cube / 2, centre + cube / 2, heavy)
+            rows = slice(view.row((k + 0.85) * cube), view.row((k + 0.15) * cube))
+            if not self._could_hide(obs, boxes, rows, slice(view.col(box.x0), view.col(box.x1))):
+                return []
+            filled.append(box)
+        return filled
 
     def _drop_top_faces(self, boxes: list[_CubeBox], obs: Observation,
                         unsure: list[tuple[int, str]]) -> list[_CubeBox]:
