@@ -159,11 +159,20 @@ def _gap_chain(*, gap_layer: int = 2, layers: int = 5) -> list[_CubeBox]:
     return [b for b in _chain(layers) if b.layer != gap_layer]
 
 
-def _gap_analyzer(tower_scene, monkeypatch, *, heavy: int, light: int, hides: bool):
+def _gap_analyzer(tower_scene, monkeypatch, *, heavy: int, light: int, hides: bool, other_hides: bool = False,
+                  changed: bool = False):
+    # ``hides``: a cube of the colour short would not show against the background at the empty
+    # layer; ``other_hides``: nor one of the other colour; ``changed``: the view changed everywhere.
     scene = tower_scene("stand", 3, frames=3)
     analyzer = TowerAnalyzer(scene.frames[0], heavy=heavy, light=light)
     obs = analyzer.observe(scene.frames[-1])
-    monkeypatch.setattr(analyzer, "_could_hide", lambda *args, **kwargs: hides)
+    obs = dataclasses.replace(obs, changed=np.full_like(obs.changed, changed))
+    short_heavy = heavy > 0
+
+    def could_hide(*args, only=None, **kwargs):
+        return hides if only is short_heavy else other_hides
+
+    monkeypatch.setattr(analyzer, "_could_hide", could_hide)
     return analyzer, obs
 
 
@@ -190,6 +199,26 @@ def test_an_empty_layer_stays_blind_unless_the_count_says_what_it_holds(
         tower_scene, monkeypatch, heavy, light, hides, alone, skipped):
     analyzer, obs = _gap_analyzer(tower_scene, monkeypatch, heavy=heavy, light=light, hides=hides)
     assert analyzer._fill_gaps(_gap_chain(), obs, skipped, alone=alone) == []
+
+
+def test_an_empty_layer_that_could_hold_either_colour_stays_blind(tower_scene, monkeypatch):
+    # A cube of either colour would blend in there: the layer may hold the other colour.
+    analyzer, obs = _gap_analyzer(tower_scene, monkeypatch, heavy=0, light=5, hides=True, other_hides=True)
+    assert analyzer._fill_gaps(_gap_chain(), obs, [], alone=True) == []
+    # The layer changed in colours the view cannot read (a very noisy room): its colour is unknown.
+    analyzer, obs = _gap_analyzer(tower_scene, monkeypatch, heavy=0, light=5, hides=True, changed=True)
+    assert analyzer._fill_gaps(_gap_chain(), obs, [], alone=True) == []
+
+
+OPTIONS_300010 = dict(heavy=4, light=5, frames=5, dim=True, nudge_px=0.593, exposure_drift=0.191, off_spot_mm=5.794,
+                      distractors=2, noise=5.971, pile=True, near=0.075)
+
+
+def test_wrong_colour_300010_whose_empty_layer_held_the_heavy_cube_is_never_passed(tower_scene):
+    # A very noisy dim room: one light cube short and a layer of the chain empty, but the layer
+    # changed in colours the view could not read -- it held a heavy cube (passed at 0.77 when filled light).
+    scene = tower_scene("wrong_colour", 300010, **OPTIONS_300010)
+    assert judge_tower(scene.frames, heavy=scene.heavy, light=scene.light).verdict is not Verdict.PASS
 
 
 def test_an_empty_layer_under_two_cubes_side_by_side_stays_blind(tower_scene, monkeypatch):

@@ -939,8 +939,9 @@ class TowerAnalyzer:
         which: cubes do not float, so an empty layer between a cube and the one cube it can rest on
         holds a cube.  Only where every cube not seen is of one colour, as many as the empty layers,
         nothing else lies apart from the tower, each empty layer lies between exactly one cube below
-        and one above that a cube between them could join, and a cube of that colour would not show
-        against the background there (a light cube before a wood-brown table: stagger 300006 was
+        and one above that a cube between them could join, the layer looks like the background
+        there (mostly unchanged), and a cube of that colour would not show against it while one
+        of the other colour would (a light cube before a wood-brown table: stagger 300006 was
         uncertain, one light cube short with a layer of its chain empty).  Else none."""
         cube = self.settings.cube_mm
         view = obs.view
@@ -963,7 +964,14 @@ class TowerAnalyzer:
                 return []
             box = _CubeBox(k, centre - cube / 2, centre + cube / 2, heavy)
             rows = slice(view.row((k + 0.85) * cube), view.row((k + 0.15) * cube))
-            if not self._could_hide(obs, boxes, rows, slice(view.col(box.x0), view.col(box.x1))):
+            cols = slice(view.col(box.x0), view.col(box.x1))
+            # The layer must look like the background (the cube blends into it, so it has the
+            # background's colour), and a cube of the other colour must have shown there: else the
+            # layer may hold that one (wrong_colour 300010, a very noisy room: the layer changed in
+            # colours the view could not read and held a heavy cube where a light one was short;
+            # filled light, it passed at 0.77).
+            if (obs.changed[rows, cols].mean() >= 0.5 or not self._could_hide(obs, boxes, rows, cols, only=heavy)
+                    or self._could_hide(obs, boxes, rows, cols, only=not heavy)):
                 return []
             filled.append(box)
         return filled
@@ -1172,11 +1180,11 @@ class TowerAnalyzer:
         return 0
 
     def _could_hide(self, obs: Observation, boxes: list[_CubeBox], rows: slice, cols, *,
-                    any_count: bool = False) -> bool:
+                    any_count: bool = False, only: bool | None = None) -> bool:
         """Whether one of the fighter's cubes still missing from ``boxes`` (with ``any_count``: any
-        cube) could stand unseen in this part of the view: the reference there has that cube colour
-        and, when the tower shows such cubes in this light, about their brightness too (else a cube
-        there would show)."""
+        cube; with ``only``: any cube of that colour, True for heavy) could stand unseen in this part
+        of the view: the reference there has that cube colour and, when the tower shows such cubes
+        in this light, about their brightness too (else a cube there would show)."""
         view = obs.view
         cube = self.settings.cube_mm
         heavy_seen = sum(b.heavy for b in boxes)
@@ -1184,7 +1192,9 @@ class TowerAnalyzer:
         for heavy, wanted, seen, ref_mask in ((True, self.heavy, heavy_seen, ref_heavy),
                                               (False, self.light, len(boxes) - heavy_seen, ref_light)):
             region = ref_mask[rows][:, cols]
-            if (wanted <= seen and not any_count) or not region.size or region.mean() < 0.4:
+            if only is not None and heavy is not only:
+                continue
+            if (wanted <= seen and not (any_count or only is not None)) or not region.size or region.mean() < 0.4:
                 continue
             faces = np.zeros(ref_mask.shape, bool)
             for b in boxes:
