@@ -8,12 +8,16 @@ import math
 
 import cv2
 import numpy as np
+import pytest
 
-from vision.arena import reader
+from vision.arena import read_arena, reader
 from vision.arena.bases import _UNEXPLAINED_AREA_MM2, _unexplained
 from vision.arena.hiding import MARKER_KEEP_OUT_MM, FigureCover, search_mask
 from vision.arena.pose import CameraPosition
 from vision.arena.topdown import BoardView
+from vision.synth.arena_scene import CameraPose
+
+from tests.arena.arena_scenes import SPACE, empty, mini, render, scene
 
 CAMERA = CameraPosition(centre_mm=(0.0, -350.0, 350.0), focal_px=800.0)
 
@@ -118,3 +122,25 @@ def test_a_space_asked_twice_gets_the_same_answer_and_solids_still_count(geometr
     assert cover.room(0.0, 0.0)
     assert not cover.room(0.0, 0.0, solids=[(0.0, 0.0, 13.0)])
     assert cover.room(0.0, 0.0)
+
+
+#: Low cameras (35-40 degrees up) from either side, where the scene generator's hand over
+#: marker 10 reaches onto S1's back corner.
+_LOW_POSES = tuple(CameraPose(distance_mm=420, elevation_deg=elevation, azimuth_deg=azimuth)
+                   for elevation, azimuth in ((35, -20), (35, 20), (40, -20), (40, 20)))
+
+
+@pytest.mark.parametrize("pose", _LOW_POSES, ids=lambda p: f"el{p.elevation_deg}az{p.azimuth_deg}")
+def test_a_fighter_under_a_hand_reaching_a_space_is_never_read_away(pose, geometry):
+    # The "neither a base nor a token" doubt a hand over a covered marker raises on S1 is the
+    # very doubt a fighter standing there under it raises (its base the space's colour, its
+    # figure merged with the hand): settling the one would read the other as an empty S1.
+    reference = empty(geometry, pose)
+    fighter = mini(-170, 12, base=SPACE, figure=(60, 60, 200), height=30)
+    for seed in (1, 2):
+        live = render(scene(pose, minis=[fighter], hidden=(10,), seed=seed), geometry)
+        reading = read_arena(live, reference, geometry, annotate=False)
+        assert not reading.ok or reading.occupied == ("S1",), (seed, reading.occupied)
+        hand_only = read_arena(render(scene(pose, hidden=(10,), seed=seed), geometry), reference, geometry,
+                               annotate=False)
+        assert not hand_only.ok or hand_only.occupied == (), (seed, hand_only.occupied)
