@@ -123,15 +123,16 @@ class FigureCover:
         # Every height of the body at once (one row per height): per-call costs dominate.
         lx, ly = np.array([self.camera.lean(cx, cy, height) for height in BODY_HEIGHTS_MM]).transpose(1, 0, 2)
         hidden = self._changed(self.cover, cx + lx, cy + ly).all(axis=0)
-        if not by_base:
+        if not by_base or hidden.all():
             return np.column_stack([cx[hidden], cy[hidden]])
         # A figure close to the board's colour shows nothing, but then its base shows: all of
         # the half of it facing the camera changed (no figure hides that half).
         ax, ay = self.camera.away(sx, sy)
         angles = math.atan2(-ay, -ax) + _BASE_POINTS[:, 1:2]
         dx, dy = _BASE_POINTS[:, 0:1] * np.cos(angles), _BASE_POINTS[:, 0:1] * np.sin(angles)
-        base = self._changed(self.mask, cx + dx, cy + dy).all(axis=0)
-        possible = hidden | base
+        rest = ~hidden  # only the places the figure did not already leave possible
+        possible = hidden.copy()
+        possible[rest] = self._changed(self.mask, cx[rest] + dx, cy[rest] + dy).all(axis=0)
         return np.column_stack([cx[possible], cy[possible]])
 
     def _changed(self, image: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
