@@ -84,9 +84,14 @@ class FigureCover:
     @cached_property
     def cover(self) -> np.ndarray:
         """Where a body could show: change a body's width across (the mask less a body's half
-        width all round), then as far as the body may lean; and wherever nothing is looked at."""
+        width all round), then as far as the body may lean; and wherever nothing is looked at.
+
+        A body may run on where nothing is looked at (round a marker, off the view's rim): there
+        it counts as changed before the body's width is taken off, or a body whose middle shows
+        just outside would lose the part of it inside and be ruled out (180419)."""
         body = _disc(BODY_HALF_WIDTH_MM * self.view.px_per_mm)
-        grown = cv2.dilate(cv2.erode(self._change, body), _disc(HIDE_TOP_MM * self.view.px_per_mm))
+        seen_or_not = np.maximum(self._change, self._not_looked_at.view(np.uint8))
+        grown = cv2.dilate(cv2.erode(seen_or_not, body), _disc(HIDE_TOP_MM * self.view.px_per_mm))
         return (grown > 0) | self._not_looked_at
 
     @cached_property
