@@ -144,3 +144,21 @@ def test_a_fighter_under_a_hand_reaching_a_space_is_never_read_away(pose, geomet
         hand_only = read_arena(render(scene(pose, hidden=(10,), seed=seed), geometry), reference, geometry,
                                annotate=False)
         assert not hand_only.ok or hand_only.occupied == (), (seed, hand_only.occupied)
+
+
+def test_a_body_running_on_into_a_markers_keep_out_is_not_cut_off(geometry):
+    # A figure on S1's back corner, seen from the left: its body leans across the edge of
+    # marker 10's keep-out, where nothing is looked at. The part of it that is looked at is
+    # narrower than a body; counted together with the part not looked at, it is one.
+    view = BoardView.of(geometry)
+    camera = CameraPosition(centre_mm=(-250.0, -250.0, 250.0), focal_px=800.0)
+    search = search_mask(view, geometry)
+    x, y = -178.0, 16.0
+    mask = _blank(view)
+    for z in np.arange(0.0, 40.0, 1.0):
+        lx, ly = camera.lean(x, y, z)
+        u, v = view.to_px(x + lx, y + ly)
+        cv2.circle(mask, (int(round(u)), int(round(v))), int(round(2.5 * view.px_per_mm)), 1, -1)
+    mask &= search.astype(np.uint8)  # the reader's change mask is blank where it does not look
+    places = FigureCover(mask, view, geometry, camera, looked_at=search).places(*geometry.spaces["S1"], by_base=False)
+    assert np.hypot(places[:, 0] - x, places[:, 1] - y).min() < 0.1
