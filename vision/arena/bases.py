@@ -371,8 +371,12 @@ def is_disc(blob: Blob, settings: ArenaSettings) -> bool:
 
 
 def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry: BoardGeometry,
-                 camera: CameraPosition, settings: ArenaSettings, *, expected: int | None = None):
+                 camera: CameraPosition, settings: ArenaSettings, *, expected: int | None = None,
+                 search: np.ndarray | None = None):
     """The fighters' bases among the blobs, and the doubts that forbid an answer.
+
+    ``search`` is where the change mask looks for change (the reader's search mask; made for
+    this view and layout if not given).
 
     Every doubt raised here is "there may be one more fighter here": with the number of
     fighters on the board known, and that many clear bases found, none of them can be one.
@@ -430,7 +434,7 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     # board) is on no space whatever it is; but its figure may lean over one: that change is
     # explained, and a fighter could hide behind it as behind any other.
     standing = [b for b in discs if kinds[id(b)] is Kind.UNSURE and _stands_off_the_spaces(b, bases, geometry, camera)]
-    cover = FigureCover(mask, view, geometry, camera)
+    cover = FigureCover(mask, view, geometry, camera, looked_at=search)
     solids = [(s.x_mm, s.y_mm, s.radius_mm) for s in bases + tokens if not s.figure_only]
     for space_id, base in _hidden_spaces(mask, view, geometry, camera, bases + standing, cover, solids):
         doubts.append(HidingDoubt(f"the fighter at ({base.x_mm:.0f}, {base.y_mm:.0f}) mm may hide a fighter on {space_id}",
@@ -658,31 +662,41 @@ def _unexplained(mask, view: BoardView, geometry: BoardGeometry, camera: CameraP
         for end in ends:
             cv2.circle(explained, end, radius, 1, -1)
         cv2.line(explained, ends[0], ends[1], 1, 2 * radius)
-    near_spaces = np.zeros_like(mask)
+    # Only change on a space counts: the rest works on the spaces' bounding box (a fraction of
+    # the view), with a margin of unchanged board for the opening below, and its corner on
+    # even pixels so the labelling meets the areas in the same order as on the whole view.
     half = geometry.space_mm / 2 + _SPACE_WATCH_MARGIN_MM
-    for sx, sy in geometry.spaces.values():
-        rows, cols = view.rect_mask(sx - half, sy - half, sx + half, sy + half)
-        near_spaces[rows, cols] = 1
-    left = (mask > 0) & (explained == 0) & (near_spaces > 0)
-    left = cv2.morphologyEx(left.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    # Areas and centroids counted from the labelled pixels: connectedComponentsWithStats
-    # costs several times as much on the whole view, which is mostly empty here.
+    spaces = [view.rect_mask(sx - half, sy - half, sx + half, sy + half) for sx, sy in geometry.spaces.values()]
+    h, w = mask.shape
+    v0 = max(0, min(rows.start for rows, _ in spaces) - 2) & ~1
+    u0 = max(0, min(cols.start for _, cols in spaces) - 2) & ~1
+    v1 = min(h, max(rows.stop for rows, _ in spaces) + 2)
+    u1 = min(w, max(cols.stop for _, cols in spaces) + 2)
+    near_spaces = np.zeros((v1 - v0, u1 - u0), bool)
+    for rows, cols in spaces:
+        near_spaces[rows.start - v0:rows.stop - v0, cols.start - u0:cols.stop - u0] = True
+    left = (mask[v0:v1, u0:u1] > 0) & (explained[v0:v1, u0:u1] == 0) & near_spaces
+    left = cv2.morphologyEx(left.view(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    # Areas, centroids and reaches counted from the labelled pixels: connectedComponentsWithStats
+    # costs several times as much, and has no reach.
     count, labels = cv2.connectedComponents(left, connectivity=8)
     if count <= 1:
         return []
-    vs, us = np.nonzero(labels)
+    vs, us = _nonzero(labels)
     label = labels[vs, us]
+    us, vs = us + u0, vs + v0
     area = np.bincount(label, minlength=count)
-    centre_u = np.bincount(label, weights=us, minlength=count)
-    centre_v = np.bincount(label, weights=vs, minlength=count)
+    centre_u = np.bincount(label, weights=us, minlength=count) / np.maximum(area, 1)
+    centre_v = np.bincount(label, weights=vs, minlength=count) / np.maximum(area, 1)
+    # Each area's farthest pixel from its centre: the pixels grouped by area, one reduction.
+    by_area = np.argsort(label, kind="stable")
+    distances = np.hypot(us - centre_u[label], vs - centre_v[label])[by_area]
+    reaches = np.maximum.reduceat(distances, np.cumsum(area)[:-1])
     places = []
     for i in range(1, count):
         if area[i] < _UNEXPLAINED_AREA_MM2 * ppm * ppm:
             continue
-        cu, cv = centre_u[i] / area[i], centre_v[i] / area[i]
-        own = label == i
-        reach = float(np.hypot(us[own] - cu, vs[own] - cv).max()) / ppm
-        places.append((*view.to_mm(cu, cv), reach))
+        places.append((*view.to_mm(centre_u[i], centre_v[i]), float(reaches[i - 1]) / ppm))
     return places
 
 

@@ -54,33 +54,44 @@ BODY_HEIGHTS_MM = (13.0, 16.0, 19.0, 22.0, MIN_FIGURE_MM)
 #: Points (radius mm, angle from the camera's side) of a base's half facing the camera, inside
 #: the smallest base by more than the places' spacing.
 _BASE_POINTS = np.array([(0.0, 0.0)] + [(r, math.radians(a)) for r in (5.0, 10.5) for a in range(-90, 91, 30)])
-#: Round the markers and the view's rim the change mask looks at nothing (mm, a little more
-#: than the reader's keep-out and edge): a body showing there is not ruled out.
-_UNSEEN_MARGIN_MM = 5.0
+#: Margin (mm) kept clear round each marker: a hand over a marker is no fighter.
+MARKER_KEEP_OUT_MM = 4.0
+#: The view's rim (px) where the board's own edge flickers with registration error.
+_EDGE_PX = 2
 
 
 class FigureCover:
     """Where a hidden figure's body could show in one change mask: made once per reading (and
     worked out only if asked).
 
-    ``mask`` is the change mask of the board view; markers (and the view's rim) are no change
-    in it because nothing there is looked at, so a body showing there is not ruled out.
+    ``mask`` is the change mask of the board view, and ``looked_at`` where it looks for change
+    (the reader's :func:`search_mask`, made for this view and layout if not given): round the
+    markers and on the view's rim it is no change because nothing there is looked at, so a
+    body showing there is not ruled out.
     """
 
-    def __init__(self, mask: np.ndarray, view: BoardView, geometry: BoardGeometry, camera: CameraPosition):
+    def __init__(self, mask: np.ndarray, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, *,
+                 looked_at: np.ndarray | None = None):
         self.view, self.geometry, self.camera = view, geometry, camera
         self._change = mask
+        self._looked_at = search_mask(view, geometry) if looked_at is None else looked_at
+        self._rooms: dict = {}
 
     @cached_property
     def _not_looked_at(self) -> np.ndarray:
-        return _unseen(self.view, self.geometry, self._change.shape)
+        return ~self._looked_at
 
     @cached_property
     def cover(self) -> np.ndarray:
         """Where a body could show: change a body's width across (the mask less a body's half
-        width all round), then as far as the body may lean; and wherever nothing is looked at."""
+        width all round), then as far as the body may lean; and wherever nothing is looked at.
+
+        A body may run on where nothing is looked at (round a marker, off the view's rim): there
+        it counts as changed before the body's width is taken off, or a body whose middle shows
+        just outside would lose the part of it inside and be ruled out (180419)."""
         body = _disc(BODY_HALF_WIDTH_MM * self.view.px_per_mm)
-        grown = cv2.dilate(cv2.erode(self._change, body), _disc(HIDE_TOP_MM * self.view.px_per_mm))
+        seen_or_not = np.maximum(self._change, self._not_looked_at.view(np.uint8))
+        grown = cv2.dilate(cv2.erode(seen_or_not, body), _disc(HIDE_TOP_MM * self.view.px_per_mm))
         return (grown > 0) | self._not_looked_at
 
     @cached_property
@@ -98,7 +109,11 @@ class FigureCover:
         colour shows nothing of itself (its base's change would be the other figure's), and
         no reading could tell it there.
         """
-        return len(self.places(sx, sy, solids=solids, by_base=by_base)) > 0
+        # Asked again for the same space by each unexplained area near it: worked out once.
+        key = (sx, sy, by_base, tuple(tuple(solid) for solid in solids))
+        if key not in self._rooms:
+            self._rooms[key] = len(self.places(sx, sy, solids=solids, by_base=by_base)) > 0
+        return self._rooms[key]
 
     def places(self, sx: float, sy: float, *, solids=(), by_base: bool = True) -> np.ndarray:
         """The centres (board mm, N x 2, ``HIDE_GRID_MM`` apart) on the space at (sx, sy) where
@@ -113,15 +128,16 @@ class FigureCover:
         # Every height of the body at once (one row per height): per-call costs dominate.
         lx, ly = np.array([self.camera.lean(cx, cy, height) for height in BODY_HEIGHTS_MM]).transpose(1, 0, 2)
         hidden = self._changed(self.cover, cx + lx, cy + ly).all(axis=0)
-        if not by_base:
+        if not by_base or hidden.all():
             return np.column_stack([cx[hidden], cy[hidden]])
         # A figure close to the board's colour shows nothing, but then its base shows: all of
         # the half of it facing the camera changed (no figure hides that half).
         ax, ay = self.camera.away(sx, sy)
         angles = math.atan2(-ay, -ax) + _BASE_POINTS[:, 1:2]
         dx, dy = _BASE_POINTS[:, 0:1] * np.cos(angles), _BASE_POINTS[:, 0:1] * np.sin(angles)
-        base = self._changed(self.mask, cx + dx, cy + dy).all(axis=0)
-        possible = hidden | base
+        rest = ~hidden  # only the places the figure did not already leave possible
+        possible = hidden.copy()
+        possible[rest] = self._changed(self.mask, cx[rest] + dx, cy[rest] + dy).all(axis=0)
         return np.column_stack([cx[possible], cy[possible]])
 
     def _changed(self, image: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -132,18 +148,18 @@ class FigureCover:
         return image[np.clip(v, 0, h - 1), np.clip(u, 0, w - 1)] | outside
 
 
-def _unseen(view: BoardView, geometry: BoardGeometry, shape) -> np.ndarray:
-    """Where the change mask looks at nothing: round the markers (their square, quiet zone and
-    a margin wider than the reader's keep-out) and the view's rim."""
-    unseen = np.zeros(shape, bool)
-    rim = int(math.ceil(_UNSEEN_MARGIN_MM * view.px_per_mm))
-    unseen[:rim, :] = unseen[-rim:, :] = True
-    unseen[:, :rim] = unseen[:, -rim:] = True
+def search_mask(view: BoardView, geometry: BoardGeometry) -> np.ndarray:
+    """Where change is looked for: on the board, away from the markers (a hand over one is no
+    fighter) and the view's rim. The reader's one definition, made once per reference."""
+    w, h = view.size
+    mask = np.ones((h, w), bool)
+    mask[:_EDGE_PX, :] = mask[-_EDGE_PX:, :] = False
+    mask[:, :_EDGE_PX] = mask[:, -_EDGE_PX:] = False
     for x, y, size in geometry.markers.values():
-        half = size / 2 + size / 6 + _UNSEEN_MARGIN_MM
+        half = size / 2 + size / 6 + MARKER_KEEP_OUT_MM  # the square, its quiet zone and a margin
         rows, cols = view.rect_mask(x - half, y - half, x + half, y + half)
-        unseen[rows, cols] = True
-    return unseen
+        mask[rows, cols] = False
+    return mask
 
 
 def _disc(radius_px: float) -> np.ndarray:

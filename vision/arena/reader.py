@@ -19,6 +19,7 @@ from vision.arena.registration import Registration, StillMarkers, register
 from vision.arena.settings import ArenaSettings
 from vision.arena.bases import (TOKEN_MAX_MM, Blob, FirmDoubt, HidingDoubt, change_mask, find_blobs, is_clear_base,
                                 select_bases)
+from vision.arena.hiding import search_mask as _search_mask
 from vision.arena.pose import CameraPosition, camera_position
 from vision.arena.topdown import BoardView, SmoothView, change_between
 
@@ -26,8 +27,6 @@ from vision.arena.topdown import BoardView, SmoothView, change_between
 EDGE_MARGIN_MM = 1.5
 #: ... and this much for a fighter placed by its figure (a figure leans a few mm off centre).
 FIGURE_ONLY_EDGE_MARGIN_MM = 6.0
-#: Margin (mm) kept clear round each marker: a hand over a marker is no fighter.
-_MARKER_KEEP_OUT_MM = 4.0
 
 
 class ArenaInputError(ValueError):
@@ -208,12 +207,14 @@ def _read_registered(image, registration, prepared, geometry, settings, expected
     change = change_between(live, prepared.smooth, search)
     mask = change_mask(change, search)
     blobs = find_blobs(change, mask, view, camera, settings, search)
-    return _decide(blobs, mask, view, camera, registration, geometry, settings, expected_fighters)
+    return _decide(blobs, mask, view, camera, registration, geometry, settings, expected_fighters, search)
 
 
-def _decide(blobs, mask, view, camera, registration, geometry, settings, expected_fighters) -> ArenaReading:
+def _decide(blobs, mask, view, camera, registration, geometry, settings, expected_fighters,
+            search=None) -> ArenaReading:
     """The reading from the discs fitted to the change: fighters, their spaces, and the doubts."""
-    bases, doubts = select_bases(blobs, mask, view, geometry, camera, settings, expected=expected_fighters)
+    bases, doubts = select_bases(blobs, mask, view, geometry, camera, settings, expected=expected_fighters,
+                                 search=search)
     if expected_fighters is not None:
         doubts = _with_fighter_count(bases, doubts, expected_fighters, geometry, settings)
     fighters = []
@@ -269,20 +270,6 @@ def _confidence(base: Blob, edge_mm: float, registration: Registration, settings
     size = min(1.0, max(0.0, (base.diameter_mm - TOKEN_MAX_MM) / 4.0))
     markers = 1.0 if len(registration.markers_used) >= 4 else 0.9
     return max(0.0, min(1.0, 0.5 + 0.5 * placement * size)) * markers
-
-
-def _search_mask(view: BoardView, geometry: BoardGeometry) -> np.ndarray:
-    """Where a base can be: on the board, away from the markers (a hand over one is no fighter)."""
-    w, h = view.size
-    mask = np.ones((h, w), bool)
-    edge = 2  # the board's own edge flickers with registration error
-    mask[:edge, :] = mask[-edge:, :] = False
-    mask[:, :edge] = mask[:, -edge:] = False
-    for x, y, size in geometry.markers.values():
-        half = size / 2 + size / 6 + _MARKER_KEEP_OUT_MM  # the square, its quiet zone and a margin
-        rows, cols = view.rect_mask(x - half, y - half, x + half, y + half)
-        mask[rows, cols] = False
-    return mask
 
 
 def _space_sort_key(space_id: str):
