@@ -78,6 +78,11 @@ MIN_BASE_COVERAGE = 0.92
 #: all but this little of it, with a crisp rim: two stacked tokens fit a base-sized disc, but
 #: leave a notch where their rims meet (0.95-0.96) or a ragged rim.
 SIZE_ALONE_COVERAGE = 0.98
+#: A base is round: where its size decides (no figure seen standing on it), its outline lies on its
+#: fitted rim on at least one side of every direction across it. Two tokens lying one over the
+#: other, off centre, are a base's size along their offset only: across it, both sides lie
+#: 1.1-2.5 mm inside the rim fitted along it (real bases at most 0.6 mm; see ``_pinched_by``).
+PINCHED_MM = 0.8
 #: A token is one flat disc: fewer than this share of its rim rays cross a fainter ring.
 MAX_TOKEN_TIERED = 0.3
 _TIER_RATIO = 0.6
@@ -181,6 +186,9 @@ class Blob:
     #: A solid disc whose change breaks off just behind its far rim, before a flat top's reach:
     #: whatever shows further on is not a figure standing on it (a fighter behind a token).
     broken_behind: bool = False
+    #: How far (mm) inside the fitted rim the outline lies on both sides across the disc's narrowest
+    #: direction (see ``_pinched_by``); measured only where its size may decide, 0 elsewhere.
+    pinched_mm: float = 0.0
     #: Board mm of the changed points in the band in front of the rim, and how many were looked at.
     ahead_points: tuple = field(default=(), compare=False, repr=False)
     ahead_looked: int = field(default=0, compare=False, repr=False)
@@ -287,9 +295,12 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         # show a gap above its base and rise after it (``rises_behind``; seed 100166).
         broken = (figure is Evidence.YES and coverage >= SIZE_ALONE_COVERAGE
                   and 2 * r >= _size_cut(settings) + SIZE_MARGIN_MM and _breaks_behind(mask, view, camera, x, y, r, search))
+        pinched = 0.0
+        if figure is Evidence.UNKNOWN and 2 * r >= _size_cut(settings) + SIZE_MARGIN_MM and not stands_up:
+            pinched = _pinched_by(difference, mask, view, x, y, r, search)  # only where size alone decides
         blobs.append(Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up,
-                          rises_behind=rises, rim_ahead=rim_ahead, broken_behind=broken, ahead_points=ahead_points,
-                          ahead_looked=looked))
+                          rises_behind=rises, rim_ahead=rim_ahead, broken_behind=broken, pinched_mm=pinched,
+                          ahead_points=ahead_points, ahead_looked=looked))
     return blobs
 
 
@@ -309,6 +320,8 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.UNSURE  # size alone decides, so it must be one crisp solid disc
         if blob.broken_behind:
             return Kind.UNSURE  # the change behind it starts apart from it: not its own figure
+        if blob.pinched_mm >= PINCHED_MM and not blob.stands_up:
+            return Kind.UNSURE  # a base's size one way only: two discs lying one over the other?
         # Seen from low enough, a fighter's figure must show behind its base. One close in colour
         # to the board shows only in part, but still rises out of the far rim as no token's top can.
         if blob.figure is Evidence.PARTIAL and blob.rises_behind and blob.fit_error_mm <= CRISP_RIM_MM:
@@ -388,6 +401,9 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     """
     discs = [b for b in blobs if is_disc(b, settings)]
     kinds = {id(b): classify(b, settings) for b in discs}
+    for blob in discs:
+        if kinds[id(blob)] is Kind.FIGHTER and _figure_is_a_base_behind(blob, discs, kinds, camera, settings):
+            kinds[id(blob)] = Kind.UNSURE
     front_tokens = _bases_behind_tokens(discs, kinds, camera, settings)
     order = sorted(discs, key=lambda b: (b.fit_error_mm > CRISP_RIM_MM, _distance_to_camera(b.peak_mm, camera)))
     bases: list[Blob] = []
@@ -475,6 +491,28 @@ def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSe
             if kinds[id(token)] is Kind.UNSURE:
                 behind.setdefault(token, []).append(base)
     return behind
+
+
+def _figure_is_a_base_behind(blob: Blob, discs, kinds, camera: CameraPosition, settings: ArenaSettings) -> bool:
+    """Is the change where the disc's figure should show (it was taken by its figure) another
+    base's, standing right behind it on its line away from the camera?
+
+    A figure stands on its own base; change that shows there may be the base of a fighter behind
+    (two tokens lying one over the other in front of a fighter, seen from 40-45 degrees): what
+    stands on this disc, if anything, cannot be told from it, so it is no fighter by its figure.
+    """
+    if blob.figure not in (Evidence.YES, Evidence.PARTIAL):
+        return False
+    ax, ay = camera.away(blob.x_mm, blob.y_mm)
+    for other in discs:
+        if (other is blob or kinds[id(other)] is Kind.TOKEN or other.fit_error_mm > CRISP_RIM_MM
+                or other.diameter_mm < _size_cut(settings) + SIZE_MARGIN_MM or _overlapping(blob, other)):
+            continue
+        dx, dy = other.x_mm - blob.x_mm, other.y_mm - blob.y_mm
+        along, lateral = dx * ax + dy * ay, abs(dx * ay - dy * ax)
+        if lateral < other.radius_mm + _FIGURE_LEAN_MM and 0 < along < other.radius_mm + blob.radius_mm + _RISE_GAP_MM:
+            return True
+    return False
 
 
 def _ahead_is_a_taken_base(blob: Blob, bases: list[Blob], camera: CameraPosition, settings: ArenaSettings) -> bool:
@@ -865,6 +903,37 @@ def _breaks_behind(mask, view: BoardView, camera: CameraPosition, x: float, y: f
         return False
     bare = (mask[vi, ui] == 0) & search[vi, ui].astype(bool)
     return longest_run(bare) >= FIGURE_BREAK_MM
+
+
+_WIDTH_ANGLES = np.radians(np.arange(0.0, 180.0, 10.0))
+
+
+def _pinched_by(difference, mask, view: BoardView, x: float, y: float, r: float, search) -> float:
+    """How far (mm) inside the fitted rim the outline lies on *both* sides of the disc, across
+    its narrowest direction: rays out from the centre both ways, each to the outermost outline
+    (see :func:`_rim_distances`); per direction the longer of the two counts.
+
+    A base is round: no direction across it is narrower than its rim. Two discs lying one over
+    the other, off centre, are a base's size along their offset only. A figure over a base
+    close to the board's colour may stop a ray short on one side (its flank), never on both.
+    A direction whose rays leave where change can be seen is not measured.
+    """
+    ppm = view.px_per_mm
+    u, v = view.to_px(x, y)
+    angles = np.concatenate((_WIDTH_ANGLES, _WIDTH_ANGLES + np.pi))
+    steps = np.arange(0, r + 8.0, _RAY_STEP_MM)
+    map_u = (u + np.cos(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
+    map_v = (v - np.sin(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
+    profiles = cv2.remap(difference, map_u, map_v, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    profiles = cv2.blur(profiles, (3, 1))  # along the rays only, as for the rim fit
+    inside = cv2.remap(mask, map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    seen = cv2.remap(search.astype(np.uint8), map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
+                     borderValue=0).all(axis=1)
+    distances, _ = _rim_distances(profiles, inside)
+    half = len(_WIDTH_ANGLES)
+    longer = np.fmax(distances[:half], distances[half:])  # NaN only where both rays found no outline
+    usable = np.isfinite(distances[:half]) & np.isfinite(distances[half:]) & seen[:half] & seen[half:]
+    return float(r - longer[usable].min()) if usable.any() else 0.0
 
 
 def _rises_behind(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> bool:
