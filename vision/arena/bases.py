@@ -927,8 +927,10 @@ def _pinched_by(difference, mask, view: BoardView, x: float, y: float, r: float,
     profiles = cv2.remap(difference, map_u, map_v, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     profiles = cv2.blur(profiles, (3, 1))  # along the rays only, as for the rim fit
     inside = cv2.remap(mask, map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    seen = cv2.remap(search.astype(np.uint8), map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
-                     borderValue=0).all(axis=1)
+    h, w = mask.shape
+    ui, vi = np.round(map_u).astype(int), np.round(map_v).astype(int)
+    on_view = (ui >= 0) & (ui < w) & (vi >= 0) & (vi < h)
+    seen = on_view.all(axis=1) & search[np.clip(vi, 0, h - 1), np.clip(ui, 0, w - 1)].all(axis=1)
     distances, _ = _rim_distances(profiles, inside)
     half = len(_WIDTH_ANGLES)
     longer = np.fmax(distances[:half], distances[half:])  # NaN only where both rays found no outline
