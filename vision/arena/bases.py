@@ -402,7 +402,7 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     discs = [b for b in blobs if is_disc(b, settings)]
     kinds = {id(b): classify(b, settings) for b in discs}
     for blob in discs:
-        if kinds[id(blob)] is Kind.FIGHTER and _figure_is_a_base_behind(blob, discs, kinds, camera, settings):
+        if kinds[id(blob)] is Kind.FIGHTER and _figure_is_a_base_behind(blob, discs, camera, settings):
             kinds[id(blob)] = Kind.UNSURE
     front_tokens = _bases_behind_tokens(discs, kinds, camera, settings)
     order = sorted(discs, key=lambda b: (b.fit_error_mm > CRISP_RIM_MM, _distance_to_camera(b.peak_mm, camera)))
@@ -493,7 +493,7 @@ def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSe
     return behind
 
 
-def _figure_is_a_base_behind(blob: Blob, discs, kinds, camera: CameraPosition, settings: ArenaSettings) -> bool:
+def _figure_is_a_base_behind(blob: Blob, discs, camera: CameraPosition, settings: ArenaSettings) -> bool:
     """Is the change where the disc's figure should show (it was taken by its figure) another
     base's, standing right behind it on its line away from the camera?
 
@@ -503,14 +503,20 @@ def _figure_is_a_base_behind(blob: Blob, discs, kinds, camera: CameraPosition, s
     """
     if blob.figure not in (Evidence.YES, Evidence.PARTIAL):
         return False
+    # Plain evidence: a base whose rim starts where this disc's own flat top could still show (so
+    # nothing breaks off between them); partial evidence: where the change rising after a gap starts.
+    flat_top = math.hypot(*camera.lean(blob.x_mm, blob.y_mm, MAX_TOKEN_THICKNESS_MM)) + _FLAT_SLACK_MM
+    reach = flat_top if blob.figure is Evidence.YES else _RISE_GAP_MM
     ax, ay = camera.away(blob.x_mm, blob.y_mm)
     for other in discs:
-        if (other is blob or kinds[id(other)] is Kind.TOKEN or other.fit_error_mm > CRISP_RIM_MM
-                or other.diameter_mm < _size_cut(settings) + SIZE_MARGIN_MM or _overlapping(blob, other)):
+        # A clear, solid base but for the change in front of it (this disc), not a figure fitted as a
+        # disc (its own, or a ring round it).
+        if (other is blob or _overlapping(blob, other) or other.coverage < MIN_BASE_COVERAGE
+                or not is_clear_base(replace(other, ahead=0.0), settings)):
             continue
         dx, dy = other.x_mm - blob.x_mm, other.y_mm - blob.y_mm
         along, lateral = dx * ax + dy * ay, abs(dx * ay - dy * ax)
-        if lateral < other.radius_mm + _FIGURE_LEAN_MM and 0 < along < other.radius_mm + blob.radius_mm + _RISE_GAP_MM:
+        if lateral < other.radius_mm + _FIGURE_LEAN_MM and 0 < along < other.radius_mm + blob.radius_mm + reach:
             return True
     return False
 
