@@ -8,7 +8,7 @@ right, ``ok`` WRONG (must be 0) or a doubt:
   (``Token(z_mm=3)``), from 55 to 80 degrees up, 3 sides, 4 places, 8 offset directions (480).
 - ``front``: two overlapping tokens (19 and 21.6 mm, 5 mm apart) on S6 with a fighter standing
   behind them, 40-45 degrees up, at several offsets (36).
-- ``fighters``: a real fighter (base 26.5 mm, vivid or the board's colour) on each place and
+- ``fighters``: a real fighter (base 26.5 mm, vivid or the spaces' colour) on each place and
   pose of ``stacked``: how many are still read (right), as a cost check.
 """
 
