@@ -81,7 +81,8 @@ SIZE_ALONE_COVERAGE = 0.98
 #: A base is round: where its size decides (no figure seen standing on it), its outline lies on its
 #: fitted rim on at least one side of every direction across it. Two tokens lying one over the
 #: other, off centre, are a base's size along their offset only: across it, both sides lie
-#: 1.1-2.5 mm inside the rim fitted along it (real bases at most 0.6 mm; see ``_pinched_by``).
+#: 1.1-2.5 mm inside the rim fitted along it; bases with a clear rim at most 0.6 mm (one close to
+#: the board's colour may reach more, and is then a doubt, not a wrong reading). See ``_pinched_by``.
 PINCHED_MM = 0.8
 #: A token is one flat disc: fewer than this share of its rim rays cross a fainter ring.
 MAX_TOKEN_TIERED = 0.3
@@ -112,6 +113,8 @@ _RISE_RUN_MM = 8.0
 # (narrower than its base) leaves the base's rim in view.
 _RAY_ANGLES = np.radians(np.linspace(-88, 88, 21))
 _RAY_STEP_MM = 0.5
+#: Directions across a disc in which its width is measured (see ``_pinched_by``).
+_WIDTH_ANGLES = np.radians(np.arange(0.0, 180.0, 10.0))
 _FRONT_SEED_SPACING_MM = 6.0
 #: Two fits of one disc agree when centre and radius are this close (mm).
 _AGREE_MM = 1.0
@@ -911,9 +914,6 @@ def _breaks_behind(mask, view: BoardView, camera: CameraPosition, x: float, y: f
     return longest_run(bare) >= FIGURE_BREAK_MM
 
 
-_WIDTH_ANGLES = np.radians(np.arange(0.0, 180.0, 10.0))
-
-
 def _pinched_by(difference, mask, view: BoardView, x: float, y: float, r: float, search) -> float:
     """How far (mm) inside the fitted rim the outline lies on *both* sides of the disc, across
     its narrowest direction: rays out from the centre both ways, each to the outermost outline
@@ -939,8 +939,8 @@ def _pinched_by(difference, mask, view: BoardView, x: float, y: float, r: float,
     seen = on_view.all(axis=1) & search[np.clip(vi, 0, h - 1), np.clip(ui, 0, w - 1)].all(axis=1)
     distances, _ = _rim_distances(profiles, inside)
     half = len(_WIDTH_ANGLES)
-    longer = np.fmax(distances[:half], distances[half:])  # NaN only where both rays found no outline
-    usable = np.isfinite(distances[:half]) & np.isfinite(distances[half:]) & seen[:half] & seen[half:]
+    longer = np.maximum(distances[:half], distances[half:])  # NaN where either ray found no outline
+    usable = np.isfinite(longer) & seen[:half] & seen[half:]
     return float(r - longer[usable].min()) if usable.any() else 0.0
 
 
