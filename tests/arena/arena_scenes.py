@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +33,12 @@ def mini(x: float, y: float = 0.0, *, base=(40, 40, 160), figure=(90, 160, 90), 
 
 def token(x: float, y: float = 0.0, diameter: float = 20.0, bgr=(30, 150, 220)) -> Token:
     return Token(x, y, diameter, 3.0, bgr)
+
+
+def stacked_pair(x: float, angle_deg: float) -> tuple[Token, Token]:
+    """Two vivid tokens, 22 mm and 21 mm, the upper dropped 4 mm off the lower's centre (towards angle_deg)."""
+    dx, dy = 4 * math.cos(math.radians(angle_deg)), 4 * math.sin(math.radians(angle_deg))
+    return Token(x, 0.0, 22.0, 3.0, (30, 150, 220)), Token(x + dx, dy, 21.0, 3.0, (200, 40, 180), z_mm=3.0)
 
 
 def scene(pose: CameraPose = POSES[0], *, minis=(), tokens=(), hidden=(), lighting=Lighting(noise=2.0), seed=1, **extra) -> Scene:

@@ -3,14 +3,12 @@ tokens is no fighter (see docs/arena-reader.md, "Ninth pass")."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 
-from arena_scenes import SPACE, empty, line_9, render, scene, token
+from arena_scenes import SPACE, empty, line_9, render, scene, stacked_pair, token
 from vision.arena import read_arena
-from vision.synth.arena_scene import CameraPose, Miniature, Token, make_camera, random_match_scene, render_scene
+from vision.synth.arena_scene import CameraPose, Miniature, make_camera, random_match_scene, render_scene
 
 GEOMETRY = line_9()
 
@@ -52,13 +50,6 @@ def test_a_lone_token_seen_from_high_above_is_still_a_token(elevation):
     assert reading.occupied == ()
 
 
-def _stacked_pair(x: float, angle_deg: float) -> tuple[Token, Token]:
-    """Two vivid tokens, 22 mm and 21 mm, the upper dropped 4 mm off the lower's centre."""
-    dx, dy = 4 * math.cos(math.radians(angle_deg)), 4 * math.sin(math.radians(angle_deg))
-    lower = Token(x, 0.0, 22.0, 3.0, (30, 150, 220))
-    return lower, Token(x + dx, dy, 21.0, 3.0, (200, 40, 180), z_mm=3.0)
-
-
 @pytest.mark.parametrize("azimuth, x, angle", [
     (-20, 40, 45), (-20, -40, 135), (0, -80, 90), (0, -40, 135), (20, -80, 90), (20, 40, 45), (20, -40, 135),
 ])
@@ -67,13 +58,13 @@ def test_two_stacked_tokens_are_not_a_fighter_by_the_upper_ones_edge(azimuth, x,
     # behind it, looked like a figure there; each read as a fighter with ok:true before this
     # pass. A figure stands up further than any flat thing's top could show.
     pose = CameraPose(distance_mm=450, elevation_deg=55, azimuth_deg=azimuth)
-    reading = _read(pose, tokens=_stacked_pair(x, angle))
+    reading = _read(pose, tokens=stacked_pair(x, angle))
     assert not reading.ok or reading.occupied == (), (reading.occupied, reading.error)
 
 
 def test_a_stacked_token_is_drawn_on_the_one_under_it():
     pose = CameraPose(distance_mm=450, elevation_deg=80, azimuth_deg=0)
-    lower, upper = _stacked_pair(0, 0)
+    lower, upper = stacked_pair(0, 0)
     stacked = render(scene(pose, tokens=(lower, upper)), GEOMETRY).astype(int)
     alone = render(scene(pose, tokens=(lower,)), GEOMETRY).astype(int)
     # Inside both discs, the upper token's top (green 40) shows, not the lower one's (green 150).

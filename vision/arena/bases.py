@@ -78,6 +78,12 @@ MIN_BASE_COVERAGE = 0.92
 #: all but this little of it, with a crisp rim: two stacked tokens fit a base-sized disc, but
 #: leave a notch where their rims meet (0.95-0.96) or a ragged rim.
 SIZE_ALONE_COVERAGE = 0.98
+#: A base is round: where its size decides (no figure seen standing on it), its outline lies on its
+#: fitted rim on at least one side of every direction across it. Two tokens lying one over the
+#: other, off centre, are a base's size along their offset only: across it, both sides lie
+#: 1.1-2.5 mm inside the rim fitted along it; bases with a clear rim at most 0.6 mm (one close to
+#: the board's colour may reach more, and is then a doubt, not a wrong reading). See ``_pinched_by``.
+PINCHED_MM = 0.8
 #: A token is one flat disc: fewer than this share of its rim rays cross a fainter ring.
 MAX_TOKEN_TIERED = 0.3
 _TIER_RATIO = 0.6
@@ -107,6 +113,8 @@ _RISE_RUN_MM = 8.0
 # (narrower than its base) leaves the base's rim in view.
 _RAY_ANGLES = np.radians(np.linspace(-88, 88, 21))
 _RAY_STEP_MM = 0.5
+#: Directions across a disc in which its width is measured (see ``_pinched_by``).
+_WIDTH_ANGLES = np.radians(np.arange(0.0, 180.0, 10.0))
 _FRONT_SEED_SPACING_MM = 6.0
 #: Two fits of one disc agree when centre and radius are this close (mm).
 _AGREE_MM = 1.0
@@ -181,6 +189,9 @@ class Blob:
     #: A solid disc whose change breaks off just behind its far rim, before a flat top's reach:
     #: whatever shows further on is not a figure standing on it (a fighter behind a token).
     broken_behind: bool = False
+    #: How far (mm) inside the fitted rim the outline lies on both sides across the disc's narrowest
+    #: direction (see ``_pinched_by``); measured only where its size may decide, 0 elsewhere.
+    pinched_mm: float = 0.0
     #: Board mm of the changed points in the band in front of the rim, and how many were looked at.
     ahead_points: tuple = field(default=(), compare=False, repr=False)
     ahead_looked: int = field(default=0, compare=False, repr=False)
@@ -287,9 +298,12 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         # show a gap above its base and rise after it (``rises_behind``; seed 100166).
         broken = (figure is Evidence.YES and coverage >= SIZE_ALONE_COVERAGE
                   and 2 * r >= _size_cut(settings) + SIZE_MARGIN_MM and _breaks_behind(mask, view, camera, x, y, r, search))
+        pinched = 0.0
+        if figure is Evidence.UNKNOWN and 2 * r >= _size_cut(settings) + SIZE_MARGIN_MM and not stands_up:
+            pinched = _pinched_by(difference, mask, view, x, y, r, search)  # only where size alone decides
         blobs.append(Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up,
-                          rises_behind=rises, rim_ahead=rim_ahead, broken_behind=broken, ahead_points=ahead_points,
-                          ahead_looked=looked))
+                          rises_behind=rises, rim_ahead=rim_ahead, broken_behind=broken, pinched_mm=pinched,
+                          ahead_points=ahead_points, ahead_looked=looked))
     return blobs
 
 
@@ -309,6 +323,8 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.UNSURE  # size alone decides, so it must be one crisp solid disc
         if blob.broken_behind:
             return Kind.UNSURE  # the change behind it starts apart from it: not its own figure
+        if blob.pinched_mm >= PINCHED_MM and not blob.stands_up:
+            return Kind.UNSURE  # a base's size one way only: two discs lying one over the other?
         # Seen from low enough, a fighter's figure must show behind its base. One close in colour
         # to the board shows only in part, but still rises out of the far rim as no token's top can.
         if blob.figure is Evidence.PARTIAL and blob.rises_behind and blob.fit_error_mm <= CRISP_RIM_MM:
@@ -392,6 +408,9 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     """
     discs = [b for b in blobs if is_disc(b, settings)]
     kinds = {id(b): classify(b, settings) for b in discs}
+    for blob in discs:
+        if kinds[id(blob)] is Kind.FIGHTER and _figure_is_a_base_behind(blob, discs, camera, settings):
+            kinds[id(blob)] = Kind.UNSURE
     front_tokens = _bases_behind_tokens(discs, kinds, camera, settings)
     order = sorted(discs, key=lambda b: (b.fit_error_mm > CRISP_RIM_MM, _distance_to_camera(b.peak_mm, camera)))
     bases: list[Blob] = []
@@ -479,6 +498,34 @@ def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSe
             if kinds[id(token)] is Kind.UNSURE:
                 behind.setdefault(token, []).append(base)
     return behind
+
+
+def _figure_is_a_base_behind(blob: Blob, discs, camera: CameraPosition, settings: ArenaSettings) -> bool:
+    """Is the change where the disc's figure should show (it was taken by its figure) another
+    base's, standing right behind it on its line away from the camera?
+
+    A figure stands on its own base; change that shows there may be the base of a fighter behind
+    (two tokens lying one over the other in front of a fighter, seen from 40-45 degrees): what
+    stands on this disc, if anything, cannot be told from it, so it is no fighter by its figure.
+    """
+    if blob.figure not in (Evidence.YES, Evidence.PARTIAL):
+        return False
+    # Plain evidence: a base whose rim starts where this disc's own flat top could still show (so
+    # nothing breaks off between them); partial evidence: where the change rising after a gap starts.
+    flat_top = math.hypot(*camera.lean(blob.x_mm, blob.y_mm, MAX_TOKEN_THICKNESS_MM)) + _FLAT_SLACK_MM
+    reach = flat_top if blob.figure is Evidence.YES else _RISE_GAP_MM
+    ax, ay = camera.away(blob.x_mm, blob.y_mm)
+    for other in discs:
+        # A clear, solid base but for the change in front of it (this disc), not a figure fitted as a
+        # disc (its own, or a ring round it).
+        if (other is blob or _overlapping(blob, other) or other.coverage < MIN_BASE_COVERAGE
+                or not is_clear_base(replace(other, ahead=0.0), settings)):
+            continue
+        dx, dy = other.x_mm - blob.x_mm, other.y_mm - blob.y_mm
+        along, lateral = dx * ax + dy * ay, abs(dx * ay - dy * ax)
+        if lateral < other.radius_mm + _FIGURE_LEAN_MM and 0 < along < other.radius_mm + blob.radius_mm + reach:
+            return True
+    return False
 
 
 def _ahead_is_a_taken_base(blob: Blob, bases: list[Blob], camera: CameraPosition, settings: ArenaSettings) -> bool:
@@ -879,6 +926,36 @@ def _breaks_behind(mask, view: BoardView, camera: CameraPosition, x: float, y: f
         return False
     bare = (mask[vi, ui] == 0) & search[vi, ui].astype(bool)
     return longest_run(bare) >= FIGURE_BREAK_MM
+
+
+def _pinched_by(difference, mask, view: BoardView, x: float, y: float, r: float, search) -> float:
+    """How far (mm) inside the fitted rim the outline lies on *both* sides of the disc, across
+    its narrowest direction: rays out from the centre both ways, each to the outermost outline
+    (see :func:`_rim_distances`); per direction the longer of the two counts.
+
+    A base is round: no direction across it is narrower than its rim. Two discs lying one over
+    the other, off centre, are a base's size along their offset only. A figure over a base
+    close to the board's colour may stop a ray short on one side (its flank), never on both.
+    A direction whose rays leave where change can be seen is not measured.
+    """
+    ppm = view.px_per_mm
+    u, v = view.to_px(x, y)
+    angles = np.concatenate((_WIDTH_ANGLES, _WIDTH_ANGLES + np.pi))
+    steps = np.arange(0, r + 8.0, _RAY_STEP_MM)
+    map_u = (u + np.cos(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
+    map_v = (v - np.sin(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
+    profiles = cv2.remap(difference, map_u, map_v, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    profiles = cv2.blur(profiles, (3, 1))  # along the rays only, as for the rim fit
+    inside = cv2.remap(mask, map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    h, w = mask.shape
+    ui, vi = np.round(map_u).astype(int), np.round(map_v).astype(int)
+    on_view = (ui >= 0) & (ui < w) & (vi >= 0) & (vi < h)
+    seen = on_view.all(axis=1) & search[np.clip(vi, 0, h - 1), np.clip(ui, 0, w - 1)].all(axis=1)
+    distances, _ = _rim_distances(profiles, inside)
+    half = len(_WIDTH_ANGLES)
+    longer = np.maximum(distances[:half], distances[half:])  # NaN where either ray found no outline
+    usable = np.isfinite(longer) & seen[:half] & seen[half:]
+    return float(r - longer[usable].min()) if usable.any() else 0.0
 
 
 def _rises_behind(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> bool:

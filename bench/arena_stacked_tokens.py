@@ -1,0 +1,101 @@
+"""Arena reader on purpose-built scenes of tokens lying one on another: never a fighter with ok:true.
+
+Run: python bench/arena_stacked_tokens.py [--set stacked|front|fighters|all] [--jobs J] [-v]
+Read without the fighter count (the offline reader's case), each scene counted as ``ok``
+right, ``ok`` WRONG (must be 0) or a doubt:
+
+- ``stacked``: two vivid tokens, 22 and 21 mm, the upper dropped 4 mm off the lower's centre
+  (``Token(z_mm=3)``), from 55 to 80 degrees up, 3 sides, 4 places, 8 offset directions (480).
+- ``front``: two overlapping tokens (19 and 21.6 mm, 5 mm apart) on S6 with a fighter standing
+  behind them, 40-45 degrees up, at several offsets (36).
+- ``fighters``: a real fighter (base 26.5 mm, vivid or the spaces' colour) on each place and
+  pose of ``stacked``: how many are still read (right), as a cost check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import itertools
+import math
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.arena import load_geometry, read_arena  # noqa: E402
+from vision.synth.arena_scene import CameraPose, Lighting, Miniature, Scene, Token, render_scene  # noqa: E402
+
+LAYOUT = Path(__file__).resolve().parents[1] / "assistant" / "boxes" / "data" / "arenas" / "line-9.toml"
+BOARD, SPACE = (150, 170, 185), (120, 140, 160)
+ELEVATIONS = (55, 61, 67, 74, 80)
+AZIMUTHS = (-20, 0, 20)
+PLACES = {-80: ("S3",), -40: ("S4",), 40: ("S6",), 80: ("S7",)}
+DIRECTIONS = tuple(range(0, 360, 45))
+
+
+def _scene(pose: CameraPose, minis=(), tokens=(), seed: int = 1) -> Scene:
+    return Scene(pose=pose, miniatures=tuple(minis), tokens=tuple(tokens), hidden_markers=(), lighting=Lighting(noise=2.0),
+                 board_bgr=BOARD, space_bgr=SPACE, seed=seed, board_seed=7)
+
+
+def stacked_pair(x: float, angle_deg: float) -> tuple[Token, Token]:
+    """Two vivid tokens, 22 mm and 21 mm, the upper dropped 4 mm off the lower's centre."""
+    dx, dy = 4 * math.cos(math.radians(angle_deg)), 4 * math.sin(math.radians(angle_deg))
+    return Token(x, 0.0, 22.0, 3.0, (30, 150, 220)), Token(x + dx, dy, 21.0, 3.0, (200, 40, 180), z_mm=3.0)
+
+
+def jobs(which: str) -> list[tuple]:
+    out = []
+    if which in ("stacked", "all"):
+        for el, az, x, angle in itertools.product(ELEVATIONS, AZIMUTHS, PLACES, DIRECTIONS):
+            out.append(("stacked", (el, az, x, angle), CameraPose(distance_mm=450, elevation_deg=el, azimuth_deg=az),
+                        (), stacked_pair(x, angle), ()))
+    if which in ("front", "all"):
+        pair = (Token(45.0, 3.7, 19.2, 2.9, (175, 223, 75)), Token(40.2, 2.6, 21.6, 3.1, (85, 170, 126)))
+        for el, az, by, dx in itertools.product((40, 45), (-8, 0, 8), (30, 34), (12, 16, 20)):
+            behind = Miniature(40 + dx, by, base_mm=27.2, base_bgr=(66, 158, 226), figure_bgr=(174, 168, 233),
+                               figure_height_mm=33.0)
+            out.append(("front", (el, az, by, dx), CameraPose(distance_mm=520, elevation_deg=el, azimuth_deg=az),
+                        (behind,), pair, None))  # truth: whatever the fighter behind stands on
+    if which in ("fighters", "all"):
+        for el, az, x, base in itertools.product(ELEVATIONS, AZIMUTHS, PLACES, ((40, 40, 160), SPACE)):
+            fighter = Miniature(x, 2.0, base_mm=26.5, base_bgr=base, figure_bgr=(90, 160, 90), figure_height_mm=35.0)
+            out.append(("fighters", (el, az, x, base == SPACE), CameraPose(distance_mm=450, elevation_deg=el, azimuth_deg=az),
+                        (fighter,), (), PLACES[x]))
+    return out
+
+
+def run_one(job):
+    kind, label, pose, minis, tokens, truth = job
+    geometry = load_geometry(LAYOUT)
+    if truth is None:
+        truth = tuple(sorted({geometry.space_at(m.x_mm, m.y_mm) for m in minis} - {None}))
+    reading = read_arena(render_scene(_scene(pose, minis, tokens), geometry), render_scene(_scene(pose, seed=99), geometry),
+                         geometry, annotate=False)
+    verdict = ("right" if reading.occupied == truth else "WRONG") if reading.ok else "doubt"
+    return kind, label, verdict, truth, reading.occupied, reading.error
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", default="all", choices=("stacked", "front", "fighters", "all"))
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("-v", "--verbose", action="store_true", help="list every scene read WRONG")
+    args = parser.parse_args()
+    with ProcessPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(run_one, jobs(args.set), chunksize=4))
+    counts = collections.defaultdict(collections.Counter)
+    for kind, label, verdict, truth, occupied, error in results:
+        counts[kind][verdict] += 1
+        if args.verbose and verdict == "WRONG":
+            print(f"{kind} {label}: truth={truth} read={occupied}")
+    print(f"{'set':10s} {'scenes':>6s} {'ok right':>9s} {'ok WRONG':>9s} {'doubt':>6s}")
+    for kind, c in counts.items():
+        print(f"{kind:10s} {sum(c.values()):6d} {c['right']:9d} {c['WRONG']:9d} {c['doubt']:6d}")
+    return 1 if any(c["WRONG"] for c in counts.values()) else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
