@@ -851,7 +851,7 @@ class TowerAnalyzer:
         # dim room, noise at the top of the tower): it may or may not be a cube.
         face_seen = []
         for box in boxes:
-            face = (slice(view.row((box.layer + 0.85) * cube), view.row((box.layer + 0.15) * cube)),
+            face = (_face_rows(view, box.layer, cube),
                     slice(view.col(box.x0), view.col(box.x1)))
             seen = (heavy | light)[face]
             face_seen.append(float(seen.mean()) if seen.size else 0.0)
@@ -909,7 +909,7 @@ class TowerAnalyzer:
         cube = self.settings.cube_mm
         view = obs.view
         return all(
-            self._averaged_face_colour(obs, slice(view.row((b.layer + 0.85) * cube), view.row((b.layer + 0.15) * cube)),
+            self._averaged_face_colour(obs, _face_rows(view, b.layer, cube),
                                        view.col(b.x0), view.col(b.x1)) is b.heavy
             for b in boxes)
 
@@ -963,7 +963,7 @@ class TowerAnalyzer:
             if _overlap(below[0], above[0]) < -(cube - 2 * 0.15 * cube):
                 return []
             box = _CubeBox(k, centre - cube / 2, centre + cube / 2, heavy)
-            rows = slice(view.row((k + 0.85) * cube), view.row((k + 0.15) * cube))
+            rows = _face_rows(view, k, cube)
             cols = slice(view.col(box.x0), view.col(box.x1))
             # The layer must look like the background (the cube blends into it, so it has the
             # background's colour), and a cube of the other colour must have shown there: else the
@@ -1199,8 +1199,7 @@ class TowerAnalyzer:
             faces = np.zeros(ref_mask.shape, bool)
             for b in boxes:
                 if b.heavy == heavy:
-                    faces[view.row((b.layer + 0.85) * cube): view.row((b.layer + 0.15) * cube),
-                          view.col(b.x0): view.col(b.x1)] = True
+                    faces[_face_rows(view, b.layer, cube), view.col(b.x0): view.col(b.x1)] = True
             faces &= obs.heavy if heavy else obs.light
             if np.count_nonzero(faces) < 20:
                 return True
@@ -1435,6 +1434,12 @@ def _mix(target: np.ndarray, parts: list[np.ndarray]) -> tuple[np.ndarray, float
 def _mix_residual(colour: np.ndarray, parts: list[np.ndarray]) -> float:
     """How far a colour is from any brightness and mix of ``parts`` (relative to its length)."""
     return _mix(colour, parts)[1] / max(float(np.linalg.norm(colour)), 1e-9)
+
+
+def _face_rows(view, layer: int, cube: float) -> slice:
+    """The image rows of a layer's cube faces, inset by 0.15 cube top and bottom (clear of the
+    edges where neighbours and shadows meet)."""
+    return slice(view.row((layer + 0.85) * cube), view.row((layer + 0.15) * cube))
 
 
 def _run_units(width: float) -> float:
