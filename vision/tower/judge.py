@@ -346,12 +346,18 @@ class TowerAnalyzer:
         """The side view in units of the marker quiet-zone white, the raw view, and the white level."""
         white = np.maximum(_percentile_80(frame[white_idx]), 8.0)
         raw = cv2.blur(view.warp(frame), (self._blur, self._blur))
-        # One pass converts and scales (numpy's astype then *= walks the view twice).
-        scale = tuple(float(v) for v in (1.0 / white).astype(np.float32)) + (0.0,)
-        if self._unclip is not None:
-            fixed = tuple(v / UNCLIP_STEPS for v in scale)
-            return cv2.multiply(cv2.LUT(raw, self._unclip), fixed, dtype=cv2.CV_32F), raw, float(white.min())
-        return cv2.multiply(raw, scale, dtype=cv2.CV_32F), raw, float(white.min())
+        scale = (1.0 / white).astype(np.float32)
+        if self._unclip is None:
+            levels = raw.astype(np.float32)
+        else:
+            levels = cv2.LUT(raw, self._unclip).astype(np.float32)
+            scale /= UNCLIP_STEPS  # exact: a power of two
+        # Scaled in place a row at a time against the per-channel scale repeated along a row: the
+        # same float32 products as cv2.multiply by a per-channel scalar, which costs 2.5-4x as much
+        # (OpenCV unrolls the scalar block by block; numpy's broadcast over a channel axis of 3 is slower still).
+        rows = levels.reshape(levels.shape[0], -1)
+        np.multiply(rows, np.tile(scale, levels.shape[1]), out=rows)
+        return levels, raw, float(white.min())
 
     def _reference_view(self, view: SideView) -> np.ndarray:
         key = ("view", view.y_mm)
@@ -411,17 +417,19 @@ class TowerAnalyzer:
         # Cube-coloured pixels need less change to count: a cube in front of a background of
         # nearly its own colour still changes the view a little.
         changed_a_little = (diff_max > 0.5 * CHANGE_THRESHOLD) & not_shadow
-        # Opening drops the one- and two-pixel lines a nudged camera leaves along sharp edges.
-        speck = np.ones((3, 3), np.uint8)
-        changed = cv2.morphologyEx(changed.view(np.uint8), cv2.MORPH_OPEN, speck).view(bool)
         light, heavy = self._cube_colours(now)
         ref_light, ref_heavy = self._reference_colours(view)
         # A cube in front of a background of nearly its own brightness barely "changes";
         # its colour still tells it apart where the reference had another colour.
         light &= changed_a_little | ~ref_light
         heavy &= (changed_a_little | ~ref_heavy) & ~light
-        light = cv2.morphologyEx(light.view(np.uint8), cv2.MORPH_OPEN, speck).view(bool)
-        heavy = cv2.morphologyEx(heavy.view(np.uint8), cv2.MORPH_OPEN, speck).view(bool)
+        # Opening drops the one- and two-pixel lines a nudged camera leaves along sharp edges.  The
+        # three masks are opened in one call as the channels of one image (morphology works per
+        # channel): OpenCV's per-call set-up dominates on a view this small, so three calls cost
+        # about 2.5x as much.
+        masks = cv2.merge([changed.view(np.uint8), light.view(np.uint8), heavy.view(np.uint8)])
+        masks = cv2.morphologyEx(masks, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        changed, light, heavy = (m.view(bool) for m in cv2.split(masks))
         # Skin is close to light wood: a hand about as bright as what is behind it only shows as
         # "cube colour", so cube-coloured pixels count for the hand search too (no tower reaches
         # the top or the sides of the view).
@@ -448,26 +456,35 @@ class TowerAnalyzer:
         if not (thick[0].any() or thick[-1].any() or thick[:low_row, 0].any() or thick[:low_row, -1].any()):
             return hand, False, False
         side = int(0.8 * cube_px) | 1
-        core = cv2.morphologyEx(thick, cv2.MORPH_OPEN, np.ones((side, side), np.uint8)).view(bool)
+        # Only the core's pixels on those edges are read below (where a blob comes in).
+        core = _opened_at_edges(thick, side, low_row)
         if not (core[0].any() or core[-1].any() or core[:low_row, 0].any() or core[:low_row, -1].any()):
             return hand, False, False
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(thick, connectivity=8)
         from_front = at_frame_edge = False
         off_frame = view.off_frame(frame_shape)
         runs_off = view.runs_off_frame(frame_shape)  # usually not: then nothing below is needed
         if runs_off:
             # Where a blob may come in: the top and bottom rows, the sides above the cubes lying about.
-            edges = np.zeros_like(changed)
-            edges[0] = edges[-1] = True
-            edges[:low_row, 0] = edges[:low_row, -1] = True
-            open_edges = edges & ~off_frame
+            open_edges = _edge_pixels(changed.shape, low_row) & ~off_frame
             # Above this row (a cube over the full tower's height) no cube of this tower can be.
             tower_top_row = max(view.row((self.heavy + self.light + 1) * self.settings.cube_mm), 0)
-        for i in range(1, n):
-            x, y, bw, bh, area = stats[i]
+        # Only a blob with a core pixel on an entry edge can be a hand: each is filled from one of
+        # those pixels (8-connected, as connectedComponents would label it) rather than labelling the
+        # whole view, which costs five times as much.  The fill's mask has a pixel of margin all round.
+        h, w = thick.shape
+        filled = np.zeros((h + 2, w + 2), np.uint8)
+        inside = filled[1:-1, 1:-1]
+        for x, y in _entry_seeds(core, low_row):
+            if inside[y, x]:
+                continue  # a blob already filled
+            area, _, _, (bx, by, bw, bh) = cv2.floodFill(
+                thick, filled, (x, y), 1, 0, 0, 8 | (2 << 8) | cv2.FLOODFILL_MASK_ONLY)
+            window = inside[by:by + bh, bx:bx + bw]
+            blob = np.zeros_like(changed)
+            blob[by:by + bh, bx:bx + bw] = window == 2
+            window[window == 2] = 1
             if area < 1.5 * cube_px * cube_px:
                 continue
-            blob = labels == i
             entry = blob & core
             top = bool(entry[0].any())
             # Cubes and shadows may lie on the table out to the sides; a hand comes in higher up.
@@ -1295,6 +1312,55 @@ class TowerAnalyzer:
             elapsed_ms=(time.perf_counter() - started) * 1000.0, annotated=image,
             heavy_seen=heavy_seen, light_seen=light_seen,
         )
+
+
+def _opened_at_edges(mask: np.ndarray, side: int, side_rows: int) -> np.ndarray:
+    """The opening of a 0/1 uint8 ``mask`` with a ``side`` x ``side`` square, on the view's entry
+    edges only: the first and last rows, and the first ``side_rows`` rows of the first and last
+    columns (as ``[:side_rows]`` slices them); False everywhere else.
+
+    An opening is an erosion, then a dilation, each reaching ``reach = side // 2``; OpenCV's default
+    border neither erodes nor dilates.  At an edge, a square reaching further in erodes no more
+    easily than the one flush with the edge, so an edge pixel's opening depends only on the
+    ``reach + 1`` rows (or columns) along that edge, and ``2 * reach`` pixels along it either way.
+    Strips that size give the edge pixels of opening the whole view at a fraction of the cost: the
+    top and bottom strips stacked as one image, the two side strips side by side (where two strips
+    meet, a square only sees more set pixels' absence, never lets an edge pixel through)."""
+    h, w = mask.shape
+    reach = side // 2
+    deep = reach + 1
+    kernel = np.ones((side, side), np.uint8)
+    if h < 2 * deep or w < 2 * deep:
+        return cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel).view(bool) & _edge_pixels(mask.shape, side_rows)
+    out = np.zeros((h, w), bool)
+    rows = cv2.morphologyEx(np.vstack([mask[:deep], mask[-deep:]]), cv2.MORPH_OPEN, kernel).view(bool)
+    out[0], out[-1] = rows[0], rows[-1]
+    side_rows = len(range(h)[:side_rows])
+    if side_rows:
+        down = min(side_rows + 2 * reach, h)
+        cols = cv2.morphologyEx(np.hstack([mask[:down, :deep], mask[:down, -deep:]]), cv2.MORPH_OPEN, kernel)
+        out[:side_rows, 0], out[:side_rows, -1] = cols[:side_rows, 0], cols[:side_rows, -1]
+    return out
+
+
+def _edge_pixels(shape: tuple[int, int], side_rows: int) -> np.ndarray:
+    """The view's entry edges: the first and last rows, the first ``side_rows`` rows of the first and last columns."""
+    edges = np.zeros(shape, bool)
+    edges[0] = edges[-1] = True
+    edges[:side_rows, 0] = edges[:side_rows, -1] = True
+    return edges
+
+
+def _entry_seeds(core: np.ndarray, side_rows: int) -> list[tuple[int, int]]:
+    """One (x, y) pixel of each run of set pixels along the entry edges of ``core`` (a run's pixels
+    are neighbours: one blob)."""
+    h, w = core.shape
+    seeds = []
+    for line, to_xy in ((core[0], lambda i: (i, 0)), (core[-1], lambda i: (i, h - 1)),
+                        (core[:side_rows, 0], lambda i: (0, i)), (core[:side_rows, -1], lambda i: (w - 1, i))):
+        starts = np.flatnonzero(line[1:] & ~line[:-1]) + 1
+        seeds += [to_xy(int(i)) for i in ([0] if line[:1].any() else []) + list(starts)]
+    return seeds
 
 
 def _percentile_80(samples: np.ndarray) -> np.ndarray:
