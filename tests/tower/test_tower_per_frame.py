@@ -15,8 +15,11 @@ from vision.tower.judge import (
     TowerAnalyzer,
     _edge_pixels,
     _entry_seeds,
+    _near_edges,
     _opened_at_edges,
     _percentile_80,
+    _pixel_noise,
+    _unclip_table,
 )
 
 SIDE = 17  # the hand search's core square: 0.8 of a 10 mm cube at 2 px/mm, odd
@@ -85,6 +88,35 @@ def test_entry_seeds_give_one_pixel_per_run_along_each_edge():
     assert _entry_seeds(core, 0) == [(0, 0), (10, 0), (39, 49)]
 
 
+def test_near_edges_looks_the_margin_deep_along_the_entry_edges_only():
+    h, w = 60, 50
+    for y, x, near in [(3, 25, True), (4, 25, False), (h - 4, 25, True), (h - 5, 25, False),
+                       (30, 3, True), (30, 4, False), (30, w - 4, True), (30, w - 5, False),
+                       (42, 0, True), (43, 0, False), (43, w - 1, False)]:  # side rows: 40, + 3
+        mask = np.zeros((h, w), bool)
+        mask[y, x] = True
+        assert _near_edges(mask, 40, 3) is near, (y, x)
+    mask = np.zeros((h, w), bool)
+    mask[30, 0] = True
+    assert not _near_edges(mask, 0, 3)  # no side edge at all
+
+
+def test_with_nothing_near_the_entry_edges_the_hand_masks_reach_none():
+    """The premise of the hand search's early return: the dense areas (a 7 x 7 count) and the
+    opening of them with the changed pixels reach no entry edge when nothing changed within 3 px."""
+    rng = np.random.default_rng(7)
+    for _ in range(100):
+        mask = _blobby_mask(rng, (120, 90), blobs=int(rng.integers(1, 30))).view(bool)
+        # Cleared just as deep as the margin: blobs and speckle right behind it.
+        mask[:4] = mask[-4:] = False
+        mask[:83, :4] = mask[:83, -4:] = False
+        assert not _near_edges(mask, 80, 3)
+        dense = cv2.boxFilter(mask.view(np.uint8), cv2.CV_16U, (7, 7), normalize=False) >= 23
+        assert not ((mask | dense) & _edge_pixels(mask.shape, 80)).any()
+        mask[rng.integers(0, 4), rng.integers(0, 90)] = True
+        assert _near_edges(mask, 80, 3)
+
+
 def _analyzer(tower_scene, **options):
     scene = tower_scene("stand", 3, **options)
     return scene, TowerAnalyzer(scene.frames[0], heavy=scene.heavy, light=scene.light)
@@ -137,7 +169,8 @@ def test_the_normalised_view_is_the_raw_view_over_the_white_per_channel(tower_sc
     frame = scene.frames[-1]
     obs = analyzer.observe(frame)
     white = np.maximum(_percentile_80(frame[analyzer._white_idx]), 8.0)
-    levels = obs.raw if analyzer._unclip is None else analyzer._unclip[0][obs.raw] / np.float32(UNCLIP_STEPS)
+    levels = obs.raw if analyzer._unclip is None else (
+        _unclip_table(_pixel_noise(scene.frames[0]))[0][obs.raw] / np.float32(UNCLIP_STEPS))
     want = np.empty(obs.raw.shape, np.float32)
     for c in range(3):
         want[..., c] = levels[..., c].astype(np.float32) * np.float32(1.0 / white[c])

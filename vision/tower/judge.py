@@ -335,7 +335,8 @@ class TowerAnalyzer:
             if noise > NOISY_VIEW * white:
                 # Average more pixels before reading colours, or a heavy cube's hue drowns in noise.
                 self._blur = 7
-                self._unclip = _unclip_table(noise)
+                # As float32 grey levels (exact: steps of a power of two), so one LUT gives the levels.
+                self._unclip = _unclip_table(noise).astype(np.float32) / UNCLIP_STEPS
 
     @property
     def mat_visible(self) -> bool:
@@ -346,12 +347,8 @@ class TowerAnalyzer:
         """The side view in units of the marker quiet-zone white, the raw view, and the white level."""
         white = np.maximum(_percentile_80(frame[white_idx]), 8.0)
         raw = cv2.blur(view.warp(frame), (self._blur, self._blur))
+        levels = raw.astype(np.float32) if self._unclip is None else cv2.LUT(raw, self._unclip)
         scale = (1.0 / white).astype(np.float32)
-        if self._unclip is None:
-            levels = raw.astype(np.float32)
-        else:
-            levels = cv2.LUT(raw, self._unclip).astype(np.float32)
-            scale /= UNCLIP_STEPS  # exact: a power of two
         # Scaled in place a row at a time against the per-channel scale repeated along a row: the
         # same float32 products as cv2.multiply by a per-channel scalar, which costs 2.5-4x as much
         # (OpenCV unrolls the scalar block by block; numpy's broadcast over a channel axis of 3 is slower still).
@@ -445,12 +442,17 @@ class TowerAnalyzer:
         hand = np.zeros_like(changed)
         if np.count_nonzero(changed) < 1.5 * cube_px * cube_px:
             return hand, False, False
+        low_row = view.row(1.5 * self.settings.cube_mm)  # below this a blob may be cubes lying about
+        # A hand comes in across an entry edge, and what is opened below is never more than the
+        # changed pixels and the dense areas (whose 7 x 7 count reaches 3 pixels in): with nothing
+        # changed that near an entry edge nothing can, and the filter and the openings are skipped.
+        if not _near_edges(changed, low_row, 3):
+            return hand, False, False
         # Hands and arms are thick; the opening keeps them and drops thin edge noise.  In a dim room
         # a hand may show only as dense speckle: fill areas where most pixels are set first.
         # (Counting in integers: at least 45 % of the 49 pixels set.)
         dense = cv2.boxFilter(changed.view(np.uint8), cv2.CV_16U, (7, 7), normalize=False) >= 23
         thick = cv2.morphologyEx((changed | dense).view(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-        low_row = view.row(1.5 * self.settings.cube_mm)  # below this a blob may be cubes lying about
         # A hand reaches in with a finger (15-20 mm thick); a nudged camera's edge lines along the
         # far mat edge and the table's edge, however long, are thinner.
         if not (thick[0].any() or thick[-1].any() or thick[:low_row, 0].any() or thick[:low_row, -1].any()):
@@ -1351,6 +1353,17 @@ def _edge_pixels(shape: tuple[int, int], side_rows: int) -> np.ndarray:
     return edges
 
 
+def _near_edges(mask: np.ndarray, side_rows: int, margin: int) -> bool:
+    """Whether any pixel of ``mask`` lies within ``margin`` pixels of the view's entry edges (those of
+    :func:`_edge_pixels`)."""
+    h = mask.shape[0]
+    side_rows = len(range(h)[:side_rows])
+    deep = margin + 1
+    if mask[:deep].any() or mask[-deep:].any():
+        return True
+    return side_rows > 0 and bool(mask[:side_rows + margin, :deep].any() or mask[:side_rows + margin, -deep:].any())
+
+
 def _entry_seeds(core: np.ndarray, side_rows: int) -> list[tuple[int, int]]:
     """One (x, y) pixel of each run of set pixels along the entry edges of ``core`` (a run's pixels
     are neighbours: one blob)."""
@@ -1391,7 +1404,7 @@ def _pixel_noise(frame: np.ndarray) -> float:
 NOISY_VIEW = 0.09
 
 
-# The unclipping table holds levels in 1/64 grey level steps (16-bit: a float table costs 2.5x more).
+# The unclipping table holds levels in 1/64 grey level steps.
 UNCLIP_STEPS = 64
 
 
