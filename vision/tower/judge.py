@@ -350,8 +350,9 @@ class TowerAnalyzer:
         levels = raw.astype(np.float32) if self._unclip is None else cv2.LUT(raw, self._unclip)
         scale = (1.0 / white).astype(np.float32)
         # Scaled in place a row at a time against the per-channel scale repeated along a row: the
-        # same float32 products as cv2.multiply by a per-channel scalar, which costs 2.5-4x as much
-        # (OpenCV unrolls the scalar block by block; numpy's broadcast over a channel axis of 3 is slower still).
+        # same float32 products as cv2.multiply by a per-channel scalar, which costs about 2.5x as
+        # much (OpenCV unrolls the scalar block by block; numpy's broadcast over a channel axis of 3
+        # is slower still).
         rows = levels.reshape(levels.shape[0], -1)
         np.multiply(rows, np.tile(scale, levels.shape[1]), out=rows)
         return levels, raw, float(white.min())
@@ -1326,8 +1327,9 @@ def _opened_at_edges(mask: np.ndarray, side: int, side_rows: int) -> np.ndarray:
     easily than the one flush with the edge, so an edge pixel's opening depends only on the
     ``reach + 1`` rows (or columns) along that edge, and ``2 * reach`` pixels along it either way.
     Strips that size give the edge pixels of opening the whole view at a fraction of the cost: the
-    top and bottom strips stacked as one image, the two side strips side by side (where two strips
-    meet, a square only sees more set pixels' absence, never lets an edge pixel through)."""
+    top and bottom strips stacked as one image, the two side strips side by side.  Where two strips
+    meet, only squares reaching across the seam see the other strip, and those never decide an edge
+    pixel: the square flush with the edge does."""
     h, w = mask.shape
     reach = side // 2
     deep = reach + 1
