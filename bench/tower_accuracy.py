@@ -33,7 +33,9 @@ from vision.synth.tower_scene import EXPECTED, STANDING_KINDS, make_tower_scene 
 from vision.tower import judge_tower  # noqa: E402
 
 
-def random_scene(kind: str, seed: int):
+def random_scene(kind: str, seed: int, **overrides):
+    """One random scene of ``kind``; ``overrides`` replace scene options after every draw (e.g. a
+    very noisy dim room), so the rest of the scene stays the one the seed gives."""
     rng = np.random.default_rng(seed + 1000)
     options = dict(
         dim=bool(rng.random() < 0.3), nudge_px=float(rng.uniform(0, 4)), exposure_drift=float(rng.uniform(0, 0.2)),
@@ -51,6 +53,7 @@ def random_scene(kind: str, seed: int):
         light = 3 - heavy
     # The fighter's cubes beside the mat at the start, clutter right beside the markers or behind the spot.
     options.update(pile=bool(rng.random() < 0.3), near=float(rng.uniform(0, 0.6)))
+    options.update(overrides)
     return make_tower_scene(kind, seed=seed, heavy=heavy, light=light, frames=frames, **options)
 
 

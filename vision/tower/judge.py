@@ -335,7 +335,8 @@ class TowerAnalyzer:
             if noise > NOISY_VIEW * white:
                 # Average more pixels before reading colours, or a heavy cube's hue drowns in noise.
                 self._blur = 7
-                self._unclip = _unclip_table(noise)
+                # As float32 grey levels (exact: steps of a power of two), so one LUT gives the levels.
+                self._unclip = _unclip_table(noise).astype(np.float32) / UNCLIP_STEPS
 
     @property
     def mat_visible(self) -> bool:
@@ -346,12 +347,15 @@ class TowerAnalyzer:
         """The side view in units of the marker quiet-zone white, the raw view, and the white level."""
         white = np.maximum(_percentile_80(frame[white_idx]), 8.0)
         raw = cv2.blur(view.warp(frame), (self._blur, self._blur))
-        # One pass converts and scales (numpy's astype then *= walks the view twice).
-        scale = tuple(float(v) for v in (1.0 / white).astype(np.float32)) + (0.0,)
-        if self._unclip is not None:
-            fixed = tuple(v / UNCLIP_STEPS for v in scale)
-            return cv2.multiply(cv2.LUT(raw, self._unclip), fixed, dtype=cv2.CV_32F), raw, float(white.min())
-        return cv2.multiply(raw, scale, dtype=cv2.CV_32F), raw, float(white.min())
+        levels = raw.astype(np.float32) if self._unclip is None else cv2.LUT(raw, self._unclip)
+        scale = (1.0 / white).astype(np.float32)
+        # Scaled in place a row at a time against the per-channel scale repeated along a row: the
+        # same float32 products as cv2.multiply by a per-channel scalar, which costs about 2.5x as
+        # much (OpenCV unrolls the scalar block by block; numpy's broadcast over a channel axis of 3
+        # is slower still).
+        rows = levels.reshape(levels.shape[0], -1)
+        np.multiply(rows, np.tile(scale, levels.shape[1]), out=rows)
+        return levels, raw, float(white.min())
 
     def _reference_view(self, view: SideView) -> np.ndarray:
         key = ("view", view.y_mm)
@@ -411,17 +415,19 @@ class TowerAnalyzer:
         # Cube-coloured pixels need less change to count: a cube in front of a background of
         # nearly its own colour still changes the view a little.
         changed_a_little = (diff_max > 0.5 * CHANGE_THRESHOLD) & not_shadow
-        # Opening drops the one- and two-pixel lines a nudged camera leaves along sharp edges.
-        speck = np.ones((3, 3), np.uint8)
-        changed = cv2.morphologyEx(changed.view(np.uint8), cv2.MORPH_OPEN, speck).view(bool)
         light, heavy = self._cube_colours(now)
         ref_light, ref_heavy = self._reference_colours(view)
         # A cube in front of a background of nearly its own brightness barely "changes";
         # its colour still tells it apart where the reference had another colour.
         light &= changed_a_little | ~ref_light
         heavy &= (changed_a_little | ~ref_heavy) & ~light
-        light = cv2.morphologyEx(light.view(np.uint8), cv2.MORPH_OPEN, speck).view(bool)
-        heavy = cv2.morphologyEx(heavy.view(np.uint8), cv2.MORPH_OPEN, speck).view(bool)
+        # Opening drops the one- and two-pixel lines a nudged camera leaves along sharp edges.  The
+        # three masks are opened in one call as the channels of one image (morphology works per
+        # channel): OpenCV's per-call set-up dominates on a view this small, so three calls cost
+        # about 2.5x as much.
+        masks = cv2.merge([changed.view(np.uint8), light.view(np.uint8), heavy.view(np.uint8)])
+        masks = cv2.morphologyEx(masks, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        changed, light, heavy = (m.view(bool) for m in cv2.split(masks))
         # Skin is close to light wood: a hand about as bright as what is behind it only shows as
         # "cube colour", so cube-coloured pixels count for the hand search too (no tower reaches
         # the top or the sides of the view).
@@ -437,37 +443,51 @@ class TowerAnalyzer:
         hand = np.zeros_like(changed)
         if np.count_nonzero(changed) < 1.5 * cube_px * cube_px:
             return hand, False, False
+        low_row = view.row(1.5 * self.settings.cube_mm)  # below this a blob may be cubes lying about
+        # A hand comes in across an entry edge, and what is opened below is never more than the
+        # changed pixels and the dense areas (whose 7 x 7 count reaches 3 pixels in): with nothing
+        # changed that near an entry edge nothing can, and the filter and the openings are skipped.
+        if not _near_edges(changed, low_row, 3):
+            return hand, False, False
         # Hands and arms are thick; the opening keeps them and drops thin edge noise.  In a dim room
         # a hand may show only as dense speckle: fill areas where most pixels are set first.
         # (Counting in integers: at least 45 % of the 49 pixels set.)
         dense = cv2.boxFilter(changed.view(np.uint8), cv2.CV_16U, (7, 7), normalize=False) >= 23
         thick = cv2.morphologyEx((changed | dense).view(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-        low_row = view.row(1.5 * self.settings.cube_mm)  # below this a blob may be cubes lying about
         # A hand reaches in with a finger (15-20 mm thick); a nudged camera's edge lines along the
         # far mat edge and the table's edge, however long, are thinner.
         if not (thick[0].any() or thick[-1].any() or thick[:low_row, 0].any() or thick[:low_row, -1].any()):
             return hand, False, False
         side = int(0.8 * cube_px) | 1
-        core = cv2.morphologyEx(thick, cv2.MORPH_OPEN, np.ones((side, side), np.uint8)).view(bool)
+        # Only the core's pixels on those edges are read below (where a blob comes in).
+        core = _opened_at_edges(thick, side, low_row)
         if not (core[0].any() or core[-1].any() or core[:low_row, 0].any() or core[:low_row, -1].any()):
             return hand, False, False
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(thick, connectivity=8)
         from_front = at_frame_edge = False
         off_frame = view.off_frame(frame_shape)
         runs_off = view.runs_off_frame(frame_shape)  # usually not: then nothing below is needed
         if runs_off:
             # Where a blob may come in: the top and bottom rows, the sides above the cubes lying about.
-            edges = np.zeros_like(changed)
-            edges[0] = edges[-1] = True
-            edges[:low_row, 0] = edges[:low_row, -1] = True
-            open_edges = edges & ~off_frame
+            open_edges = _edge_pixels(changed.shape, low_row) & ~off_frame
             # Above this row (a cube over the full tower's height) no cube of this tower can be.
             tower_top_row = max(view.row((self.heavy + self.light + 1) * self.settings.cube_mm), 0)
-        for i in range(1, n):
-            x, y, bw, bh, area = stats[i]
+        # Only a blob with a core pixel on an entry edge can be a hand: each is filled from one of
+        # those pixels (8-connected, as connectedComponents would label it) rather than labelling the
+        # whole view, which costs five times as much.  The fill's mask has a pixel of margin all round.
+        h, w = thick.shape
+        filled = np.zeros((h + 2, w + 2), np.uint8)
+        inside = filled[1:-1, 1:-1]
+        for x, y in _entry_seeds(core, low_row):
+            if inside[y, x]:
+                continue  # a blob already filled
+            area, _, _, (bx, by, bw, bh) = cv2.floodFill(
+                thick, filled, (x, y), 1, 0, 0, 8 | (2 << 8) | cv2.FLOODFILL_MASK_ONLY)
+            window = inside[by:by + bh, bx:bx + bw]
+            blob = np.zeros_like(changed)
+            blob[by:by + bh, bx:bx + bw] = window == 2
+            window[window == 2] = 1
             if area < 1.5 * cube_px * cube_px:
                 continue
-            blob = labels == i
             entry = blob & core
             top = bool(entry[0].any())
             # Cubes and shadows may lie on the table out to the sides; a hand comes in higher up.
@@ -1297,6 +1317,67 @@ class TowerAnalyzer:
         )
 
 
+def _opened_at_edges(mask: np.ndarray, side: int, side_rows: int) -> np.ndarray:
+    """The opening of a 0/1 uint8 ``mask`` with a ``side`` x ``side`` square, on the view's entry
+    edges only: the first and last rows, and the first ``side_rows`` rows of the first and last
+    columns (as ``[:side_rows]`` slices them); False everywhere else.
+
+    An opening is an erosion, then a dilation, each reaching ``reach = side // 2``; OpenCV's default
+    border neither erodes nor dilates.  At an edge, a square reaching further in erodes no more
+    easily than the one flush with the edge, so an edge pixel's opening depends only on the
+    ``reach + 1`` rows (or columns) along that edge, and ``2 * reach`` pixels along it either way.
+    Strips that size give the edge pixels of opening the whole view at a fraction of the cost: the
+    top and bottom strips stacked as one image, the two side strips side by side.  Where two strips
+    meet, only squares reaching across the seam see the other strip, and those never decide an edge
+    pixel: the square flush with the edge does."""
+    h, w = mask.shape
+    reach = side // 2
+    deep = reach + 1
+    kernel = np.ones((side, side), np.uint8)
+    if h < 2 * deep or w < 2 * deep:
+        return cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel).view(bool) & _edge_pixels(mask.shape, side_rows)
+    out = np.zeros((h, w), bool)
+    rows = cv2.morphologyEx(np.vstack([mask[:deep], mask[-deep:]]), cv2.MORPH_OPEN, kernel).view(bool)
+    out[0], out[-1] = rows[0], rows[-1]
+    side_rows = len(range(h)[:side_rows])
+    if side_rows:
+        down = min(side_rows + 2 * reach, h)
+        cols = cv2.morphologyEx(np.hstack([mask[:down, :deep], mask[:down, -deep:]]), cv2.MORPH_OPEN, kernel)
+        out[:side_rows, 0], out[:side_rows, -1] = cols[:side_rows, 0], cols[:side_rows, -1]
+    return out
+
+
+def _edge_pixels(shape: tuple[int, int], side_rows: int) -> np.ndarray:
+    """The view's entry edges: the first and last rows, the first ``side_rows`` rows of the first and last columns."""
+    edges = np.zeros(shape, bool)
+    edges[0] = edges[-1] = True
+    edges[:side_rows, 0] = edges[:side_rows, -1] = True
+    return edges
+
+
+def _near_edges(mask: np.ndarray, side_rows: int, margin: int) -> bool:
+    """Whether any pixel of ``mask`` lies within ``margin`` pixels of the view's entry edges (those of
+    :func:`_edge_pixels`)."""
+    h = mask.shape[0]
+    side_rows = len(range(h)[:side_rows])
+    deep = margin + 1
+    if mask[:deep].any() or mask[-deep:].any():
+        return True
+    return side_rows > 0 and bool(mask[:side_rows + margin, :deep].any() or mask[:side_rows + margin, -deep:].any())
+
+
+def _entry_seeds(core: np.ndarray, side_rows: int) -> list[tuple[int, int]]:
+    """One (x, y) pixel of each run of set pixels along the entry edges of ``core`` (a run's pixels
+    are neighbours: one blob)."""
+    h, w = core.shape
+    seeds = []
+    for line, to_xy in ((core[0], lambda i: (i, 0)), (core[-1], lambda i: (i, h - 1)),
+                        (core[:side_rows, 0], lambda i: (0, i)), (core[:side_rows, -1], lambda i: (w - 1, i))):
+        starts = np.flatnonzero(line[1:] & ~line[:-1]) + 1
+        seeds += [to_xy(int(i)) for i in ([0] if line[:1].any() else []) + list(starts)]
+    return seeds
+
+
 def _percentile_80(samples: np.ndarray) -> np.ndarray:
     """Per-channel 80th percentile of (N, 3) samples, interpolated as numpy's percentile does
     (a partial sort: a full one costs three times as much)."""
@@ -1325,7 +1406,7 @@ def _pixel_noise(frame: np.ndarray) -> float:
 NOISY_VIEW = 0.09
 
 
-# The unclipping table holds levels in 1/64 grey level steps (16-bit: a float table costs 2.5x more).
+# The unclipping table holds levels in 1/64 grey level steps.
 UNCLIP_STEPS = 64
 
 
