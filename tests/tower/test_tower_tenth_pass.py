@@ -5,6 +5,8 @@ for those only what must hold is asserted (never a wrong fail, never a wrong pas
 
 import dataclasses
 
+import numpy as np
+
 import pytest
 
 from vision.tower import Reason, Verdict, judge_tower
@@ -150,3 +152,52 @@ def test_a_line_of_change_across_the_view_shows_no_face_at_a_layers_top(tower_sc
     # On one side only: a piece beside the tower, not a line across.
     changed[rows, : view.col(-5.0)] = False
     assert not analyzer._line_across(obs, rows, tower)
+
+
+def _light_chain_without(layer: int, layers: int = 5) -> list[_CubeBox]:
+    return [_CubeBox(k, -5.0 + (k % 2), 5.0 + (k % 2), False) for k in range(layers) if k != layer]
+
+
+def _unread_view(tower_scene, monkeypatch, rgb):
+    # One heavy cube short of a light chain; the view changed everywhere in colours the pixel vote
+    # could not read, and averaged over the still frames it has colour ``rgb`` (None: one frame only).
+    scene = tower_scene("stand", 3, frames=3)
+    analyzer = TowerAnalyzer(scene.frames[0], heavy=1, light=4)
+    obs = analyzer.observe(scene.frames[-1])
+    still = None
+    if rgb is not None:
+        still = np.zeros(obs.colour.shape, np.float32)
+        still[:] = np.float32([rgb[2], rgb[1], rgb[0]]) / 255.0
+    obs = dataclasses.replace(obs, changed=np.ones_like(obs.changed), still_colour=still)
+    monkeypatch.setattr(analyzer, "_could_hide", lambda *args, **kwargs: False)
+    return analyzer, obs
+
+
+@pytest.mark.parametrize("gap", [0, 2])
+def test_an_empty_layer_that_changed_and_averages_to_the_colour_short_holds_that_cube(tower_scene, monkeypatch, gap):
+    analyzer, obs = _unread_view(tower_scene, monkeypatch, (110, 30, 25))
+    filled = analyzer._fill_gaps(_light_chain_without(gap), obs, [], alone=True)
+    assert [(b.layer, b.heavy) for b in filled] == [(gap, True)]
+    # Under the cube above it (the bottom layer) or between the two it joins.
+    assert filled[0].x1 - filled[0].x0 == pytest.approx(10.0)
+
+
+@pytest.mark.parametrize("rgb", [(225, 190, 140), (170, 110, 80), None])
+def test_an_empty_layer_that_changed_in_another_or_no_clear_colour_stays_blind(tower_scene, monkeypatch, rgb):
+    # Light wood where a heavy cube is short (the other colour), a colour halfway, or no still
+    # frames to average: what the layer holds is unknown.
+    analyzer, obs = _unread_view(tower_scene, monkeypatch, rgb)
+    assert analyzer._fill_gaps(_light_chain_without(0), obs, [], alone=True) == []
+    assert analyzer._fill_gaps(_light_chain_without(2), obs, [], alone=True) == []
+
+
+def test_stand_340010_whose_heavy_base_read_as_noise_passes_for_the_referee_to_confirm(tower_scene):
+    # A very noisy dim room: the heavy base under three light cubes changed in colours the pixel
+    # vote could not read (was uncertain, one heavy cube short); its averaged colour is clearly heavy.
+    scene = tower_scene("stand", 340010, heavy=1, light=3, frames=6, dim=True, nudge_px=0.43109956971922525,
+                        exposure_drift=0.0811917859116612, off_spot_mm=10.87942108392128, distractors=1,
+                        noise=5.617558507038744, pile=False, near=0.23066628286587626)
+    verdict = _judge(scene)
+    assert verdict.verdict is Verdict.PASS, verdict
+    # A cube the view inferred is never a pass the referee need not confirm.
+    assert verdict.confidence < 0.9

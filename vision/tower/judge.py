@@ -965,8 +965,9 @@ class TowerAnalyzer:
         heavy = short[0] > 0
         filled = []
         for k in gaps:
-            below = [b for b in boxes if b.layer == k - 1]
             above = [b for b in boxes if b.layer == k + 1]
+            # The table is under an empty bottom layer: the cube there stands under the one above.
+            below = [b for b in boxes if b.layer == k - 1] if k else above
             if len(below) != 1 or len(above) != 1:
                 return []
             # A cube between them overlaps both: their spans may lie up to a cube apart.
@@ -976,13 +977,20 @@ class TowerAnalyzer:
             box = _CubeBox(k, centre - cube / 2, centre + cube / 2, heavy)
             rows = _face_rows(view, k, cube)
             cols = slice(view.col(box.x0), view.col(box.x1))
+            changed = obs.changed[rows, cols].mean() >= 0.5
             # The layer must look like the background (the cube blends into it, so it has the
             # background's colour), and a cube of the other colour must have shown there: else the
             # layer may hold that one (wrong_colour 300010, a very noisy room: the layer changed in
             # colours the view could not read and held a heavy cube where a light one was short;
             # filled light, it passed at 0.77).
-            if (obs.changed[rows, cols].mean() >= 0.5 or not self._could_hide(obs, boxes, rows, cols, only=heavy)
-                    or self._could_hide(obs, boxes, rows, cols, only=not heavy)):
+            blends_in = (not changed and self._could_hide(obs, boxes, rows, cols, only=heavy)
+                         and not self._could_hide(obs, boxes, rows, cols, only=not heavy))
+            # Or it changed in colours the pixel vote could not read (a dark cube in a very noisy
+            # room), and their average over the face and the still frames clearly is the colour
+            # short: that cube, seen (stand 340010: a heavy base under a light chain read as noise).
+            read = changed and obs.still_colour is not None and self._averaged_face_colour(
+                obs, rows, cols.start, cols.stop) is heavy
+            if not (blends_in or read):
                 return []
             filled.append(box)
         return filled
