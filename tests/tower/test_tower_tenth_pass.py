@@ -135,6 +135,17 @@ def test_top_pair_350017_under_the_mats_nudged_far_edge_is_never_failed(tower_sc
     assert _judge(scene).verdict is not Verdict.FAIL
 
 
+def test_a_real_top_cube_whose_top_edge_lies_on_the_line_still_counts(tower_scene):
+    # aside 310020: the top cube's top edge lies on the mat's nudged far edge.  It stays a cube
+    # (only maybe none), so the tower with a cube left aside still fails.
+    scene = tower_scene("aside", 310020, heavy=1, light=3, frames=5, dim=False, nudge_px=3.0801235110938294,
+                        exposure_drift=0.17933632842454603, off_spot_mm=11.114528427872536, distractors=8,
+                        noise=2.5678992227786153, pile=False, near=0.05512476902262659)
+    verdict = _judge(scene)
+    assert verdict.verdict is Verdict.FAIL, verdict
+    assert Reason.NOT_ONE_STRUCTURE in verdict.reasons
+
+
 def test_a_line_of_change_across_the_view_shows_no_face_at_a_layers_top(tower_scene):
     analyzer, last = _analyzer_and_last(tower_scene("stand", 3, frames=3))
     view = last.view

@@ -1025,11 +1025,10 @@ class TowerAnalyzer:
             if self._line_across(obs, rows, boxes):
                 # The layer's top edge lies on a line of change that runs on across the view past
                 # the tower on both sides: the background's (the mat's far edge after a nudge), not
-                # a face's.  It shows nothing of a cube up there: maybe one, maybe only the top face
-                # below (top_pair 350017 failed at 0.85, the lit top face of a cube set back and the
+                # a face's.  It shows nothing either way: the cube may be only the top face below
+                # (top_pair 350017 failed at 0.85, the lit top face of a cube set back and the
                 # mat's nudged far edge above it counted as two more cubes).
-                unsure.append((box.layer, "sliver"))
-                continue
+                unsure.append((box.layer, "speckle"))
             kept.append(box)
         return kept
 
