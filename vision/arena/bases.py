@@ -240,7 +240,7 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
     seeds += [(u, v) for u, v in _front_seeds(mask, view, camera, radius)
               if 0 <= v < distance.shape[0] and 0 <= u < distance.shape[1] and distance[v, u] >= MIN_BLOB_RADIUS_MM]
     _, regions = cv2.connectedComponents(mask, connectivity=8)
-    ring_level = None  # the faint change a base's rim must show, worked out when first needed
+    front_rim = _FrontRimCheck(change.score, search, regions)
     difference = np.where(mask > 0, change.difference, np.minimum(change.difference, _QUIET_DIFFERENCE * 4))
     h, w = mask.shape
     fits = []
@@ -290,10 +290,7 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         rim_ahead = False
         if figure is Evidence.UNKNOWN and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:
             # Only where size alone would call it a token (see classify).
-            if ring_level is None:
-                smooth = cv2.blur(change.score, (3, 3))  # a rim a few px wide stands out of the noise
-                ring_level = max(_MIN_RING_SCORE, _RING_OVER_NOISE * _noise_level(smooth, search))
-            rim_ahead = _base_rim_level(smooth, regions, int(regions[v, u]), view, camera, x, y, r) >= ring_level
+            rim_ahead = front_rim.shows(int(regions[v, u]), view, camera, x, y, r)
         # Only where the figure seems plainly there: one close to the board's colour in part may
         # show a gap above its base and rise after it (``rises_behind``; seed 100166).
         broken = (figure is Evidence.YES and coverage >= SIZE_ALONE_COVERAGE
@@ -863,6 +860,31 @@ def _stands_up(mask, view: BoardView, camera: CameraPosition, x: float, y: float
     return bool(changed[beyond].all()) if beyond.any() else False
 
 
+class _FrontRimCheck:
+    """Does a base's front rim show in front of a token-sized disc (see :func:`_base_rim_level`)?
+
+    The smoothed change score and the level a rim must reach over the board's noise are worked
+    out once per read, when a disc first asks (14 of 23 reads of the cost bench's scenes have no
+    token-sized disc seen from high above); the noise level only for a rim that reaches the
+    floor under it.
+    """
+
+    def __init__(self, score: np.ndarray, search: np.ndarray, regions: np.ndarray):
+        self._score, self._search, self._regions = score, search, regions
+        self._smooth: np.ndarray | None = None
+        self._ring_level: float | None = None
+
+    def shows(self, own_region: int, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> bool:
+        if self._smooth is None:
+            self._smooth = cv2.blur(self._score, (3, 3))  # a rim a few px wide stands out of the noise
+        level = _base_rim_level(self._smooth, self._regions, own_region, view, camera, x, y, r)
+        if level < _MIN_RING_SCORE:
+            return False  # under the floor the level never sinks below, whatever the noise
+        if self._ring_level is None:
+            self._ring_level = max(_MIN_RING_SCORE, _RING_OVER_NOISE * _noise_level(self._smooth, self._search))
+        return level >= self._ring_level
+
+
 def _base_rim_level(score, regions, own_region: int, view: BoardView, camera: CameraPosition, x: float, y: float,
                     r: float) -> float:
     """How clearly the front rim of a base shows in front of the disc at (x, y), where the base
@@ -892,9 +914,10 @@ def _base_rim_level(score, regions, own_region: int, view: BoardView, camera: Ca
     u, v = (np.round(c).astype(int) for c in view.to_px(px, py))
     h, w = score.shape
     inside = (u >= 0) & (u < w) & (v >= 0) & (v < h)
-    u, v = np.clip(u, 0, w - 1), np.clip(v, 0, h - 1)
-    region = regions[v, u]
-    values = np.where(inside & ((region == 0) | (region == own_region)), score[v, u], 0.0).max(axis=3)
+    # Some 8,000 points: looked up by flat index (np.take), several times cheaper than by (row, column).
+    at = np.clip(v, 0, h - 1) * w + np.clip(u, 0, w - 1)
+    region = np.take(regions, at)
+    values = np.where(inside & ((region == 0) | (region == own_region)), np.take(score, at), 0.0).max(axis=3)
     # The disc's own blurred outline is no rim: points on it are not looked at.
     usable = (np.hypot(px - x, py - y) > r + 2.5).all(axis=3) & inside.all(axis=3)
     looked = usable.sum(axis=2)
@@ -989,11 +1012,14 @@ def _rises_behind(mask, view: BoardView, camera: CameraPosition, x: float, y: fl
     return rises >= 2
 
 
+_AHEAD_ANGLES = np.radians(np.linspace(-35, 35, 8))
+
+
 def _change_ahead(score, view: BoardView, camera: CameraPosition, x: float, y: float, r: float):
     """The changed points (board mm) of a band just outside the rim on the camera's side, and
     how many points of the band were looked at."""
     ax, ay = camera.away(x, y)
-    angles = math.atan2(-ay, -ax) + np.radians(np.linspace(-35, 35, 8))[:, None]
+    angles = math.atan2(-ay, -ax) + _AHEAD_ANGLES[:, None]
     distances = np.array([r + 4.0, r + 6.0, r + 8.0])[None, :]
     xs = (x + np.cos(angles) * distances).ravel()
     ys = (y + np.sin(angles) * distances).ravel()
@@ -1017,7 +1043,8 @@ def _disc_coverage(mask, view: BoardView, x: float, y: float, r: float, search=N
     v0, v1 = max(0, int(v - rp)), min(h, int(v + rp) + 2)
     if u0 >= u1 or v0 >= v1:
         return 0.0
-    vv, uu = np.ogrid[v0:v1, u0:u1]  # broadcast: the same disc as a full grid, without building one
+    # broadcast: the same disc as a full grid, without building one (np.ogrid's, at a fraction of its call cost)
+    vv, uu = np.arange(v0, v1)[:, None], np.arange(u0, u1)[None, :]
     disc = (uu - u) ** 2 + (vv - v) ** 2 <= rp * rp
     if not disc.any():
         return 0.0
@@ -1047,10 +1074,9 @@ def _grow_into_faint_change(mask: np.ndarray, faint: np.ndarray) -> np.ndarray:
 def _fill_holes(mask: np.ndarray) -> np.ndarray:
     """A base whose top matches the board leaves a ring of change: fill it."""
     padded = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-    flood = padded.copy()
-    cv2.floodFill(flood, None, (0, 0), 1)
-    holes = (flood == 0)[1:-1, 1:-1]
-    return (mask.astype(bool) | holes).astype(np.uint8)
+    # The board round the change, reached from outside, marked 2: the rest is the change (1) and its holes (0).
+    cv2.floodFill(padded, None, (0, 0), 2)
+    return (padded[1:-1, 1:-1] != 2).view(np.uint8)
 
 
 def _peaks(distance: np.ndarray, minimum: float, *, separation_px: int) -> list[tuple[int, int]]:

@@ -201,7 +201,8 @@ def _with_annotation(reading: ArenaReading, annotated: np.ndarray) -> ArenaReadi
 
 def _read_registered(image, registration, prepared, geometry, settings, expected_fighters) -> ArenaReading:
     view = prepared.view
-    live = SmoothView.of(view.warp(image, registration.homography))
+    # The live view is used up within this read: its arrays are reused by the next (see Scratch).
+    live = SmoothView.of(view.warp(image, registration.homography, in_scratch=True), in_scratch=True)
     camera = prepared.camera_for(image, registration)
     search = prepared.search
     change = change_between(live, prepared.smooth, search)

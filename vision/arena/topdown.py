@@ -7,6 +7,7 @@ a lamp): a smooth per-channel gain field is fitted robustly and removed before c
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 
 import cv2
@@ -57,10 +58,13 @@ class BoardView:
     def to_px(self, x_mm: float, y_mm: float) -> tuple[float, float]:
         return (x_mm + self.width_mm / 2) * self.px_per_mm, (self.height_mm / 2 - y_mm) * self.px_per_mm
 
-    def warp(self, image: np.ndarray, board_to_image: np.ndarray) -> np.ndarray:
-        """The image resampled into the top-down board view (BGR, of the image's depth)."""
+    def warp(self, image: np.ndarray, board_to_image: np.ndarray, *, in_scratch: bool = False) -> np.ndarray:
+        """The image resampled into the top-down board view (BGR, of the image's depth);
+        ``in_scratch``: in this thread's scratch array (see :class:`Scratch`)."""
         image_to_view = self.board_to_view @ np.linalg.inv(board_to_image)
-        view = cv2.warpPerspective(image, image_to_view, self.size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+        out = scratch("warped", self.size[::-1] + image.shape[2:], image.dtype) if in_scratch else None
+        view = cv2.warpPerspective(image, image_to_view, self.size, dst=out, flags=cv2.INTER_AREA,
+                                   borderMode=cv2.BORDER_REPLICATE)
         if view.ndim == 2:
             view = cv2.cvtColor(view, cv2.COLOR_GRAY2BGR)
         return view
@@ -72,6 +76,30 @@ class BoardView:
         u1, v1 = self.to_px(max(x0, x1), min(y0, y1))
         return slice(max(0, int(v0)), min(h, int(np.ceil(v1)))), slice(max(0, int(u0)), min(w, int(np.ceil(u1))))
 
+
+class Scratch(threading.local):
+    """View-sized arrays reused from one read to the next, one set per thread.
+
+    A read makes a few dozen temporaries the size of the view. Made afresh each time, the
+    memory they took is mostly handed back to the system between reads, and the next read
+    pays a page fault for every 4 KB it writes again (some 1,800 a read at 800x600: on a busy
+    2-core box a third of the read's CPU time, in the kernel). Only a temporary that is used
+    up within the function that fills it may live here; what a function returns is its own.
+    """
+
+    def __init__(self):
+        self._arrays: dict[tuple, np.ndarray] = {}
+
+    def __call__(self, name: str, shape: tuple[int, ...], dtype=np.float32) -> np.ndarray:
+        """The array for ``name`` of this shape and type (its contents are left from the last use)."""
+        key = (name, tuple(shape), np.dtype(dtype))
+        array = self._arrays.get(key)
+        if array is None:
+            array = self._arrays[key] = np.empty(shape, dtype)
+        return array
+
+
+scratch = Scratch()
 
 #: The light smoothing against sensor noise: what ``cv2.GaussianBlur(float view, (0, 0), 1.0)`` uses.
 _SMOOTHING = cv2.getGaussianKernel(9, 1.0, cv2.CV_32F)
@@ -88,14 +116,18 @@ class SmoothView:
     raw: np.ndarray | None = field(default=None, repr=False, compare=False)  # the view before smoothing
 
     @classmethod
-    def of(cls, view: np.ndarray) -> "SmoothView":
+    def of(cls, view: np.ndarray, *, in_scratch: bool = False) -> "SmoothView":
+        """``in_scratch``: in this thread's scratch arrays (a live view used up within one read;
+        the next one made so overwrites it)."""
+        out = (lambda name: scratch(name, view.shape[:2] + (3,))) if in_scratch else (lambda name: None)
         if view.dtype == np.uint8:
             # The same Gaussian (sigma 1, 9 taps) straight from bytes to float: a third of the
             # cost of converting the view and blurring the floats.
-            smooth = cv2.sepFilter2D(view, cv2.CV_32F, _SMOOTHING, _SMOOTHING, borderType=cv2.BORDER_REFLECT_101)
+            smooth = cv2.sepFilter2D(view, cv2.CV_32F, _SMOOTHING, _SMOOTHING, dst=out("smooth"),
+                                     borderType=cv2.BORDER_REFLECT_101)
         else:
-            smooth = cv2.GaussianBlur(view.astype(np.float32), (0, 0), 1.0)
-        log = cv2.log(cv2.add(smooth, _LOG_OFFSET))
+            smooth = cv2.GaussianBlur(view.astype(np.float32), (0, 0), 1.0, dst=out("smooth"))
+        log = cv2.log(cv2.add(smooth, _LOG_OFFSET, dst=out("log")), dst=out("log"))
         return cls(smooth, log, _coarse(log), view)
 
 
@@ -110,27 +142,42 @@ class Change:
 
 def change_between(live: SmoothView, reference: SmoothView, usable: np.ndarray) -> Change:
     """Per-pixel change; ``usable`` marks pixels that may be used to estimate the lighting."""
+    # Temporaries in scratch arrays (see Scratch): the very same operations, into reused memory.
+    shape = live.log.shape
+    colour, grey = (lambda name: scratch(name, shape)), (lambda name: scratch(name, shape[:2]))
     if _saturates(live, usable):
         ratio, predicted = _censored_ratio(live, reference, usable)
     else:
-        predicted = _under_new_light(reference, _lighting_field(live, reference, usable))
-        ratio = cv2.subtract(live.log, predicted)
-    luma = cv2.transform(ratio, np.full((1, 3), 1 / 3, np.float32))
-    chroma_sq = cv2.subtract(cv2.transform(cv2.multiply(ratio, ratio), np.ones((1, 3), np.float32)),
-                             cv2.multiply(luma, luma, scale=3.0))
-    tint = np.sqrt(np.maximum(chroma_sq, 0)) * (1 / CHROMA_CHANGE)
+        predicted = _under_new_light(reference, _lighting_field(live, reference, usable), colour("predicted"))
+        ratio = cv2.subtract(live.log, predicted, dst=colour("ratio"))
+    luma = cv2.transform(ratio, _MEAN_OF_CHANNELS, dst=grey("luma"))
+    chroma_sq = cv2.subtract(cv2.transform(cv2.multiply(ratio, ratio, dst=colour("squares")), _SUM_OF_CHANNELS,
+                                           dst=grey("sum of squares")),
+                             cv2.multiply(luma, luma, scale=3.0, dst=grey("luma squared")), dst=grey("chroma squared"))
+    tint = np.maximum(chroma_sq, 0, out=grey("tint"))
+    np.sqrt(tint, out=tint)
+    np.multiply(tint, 1 / CHROMA_CHANGE, out=tint)
     # Shadows only darken, keeping the colour: darkening needs more to count than brightening.
-    brightening = np.maximum(luma, 0) * (1 / LUMA_CHANGE)
-    darkening = np.maximum(-luma, 0) * (1 / DARKENING_CHANGE)
+    brightening = np.maximum(luma, 0, out=grey("brightening"))
+    np.multiply(brightening, 1 / LUMA_CHANGE, out=brightening)
+    darkening = np.negative(luma, out=grey("darkening"))
+    np.maximum(darkening, 0, out=darkening)
+    np.multiply(darkening, 1 / DARKENING_CHANGE, out=darkening)
     unshaded = np.maximum(tint, brightening)
     score = np.maximum(unshaded, darkening)
     # The outline is found on the linear difference; a shadow's darkening is taken out of it
     # first (the reference dimmed as much as this pixel, up to a shadow's worth), or a
     # shadow beside a base would widen it.
-    shade = cv2.exp(np.clip(luma, -DARKENING_CHANGE, 0.0))
-    relit = cv2.subtract(cv2.exp(predicted), _LOG_OFFSET)  # the reference under the new light, clipped
-    difference = _channel_max(cv2.absdiff(live.bgr, cv2.multiply(relit, cv2.cvtColor(shade, cv2.COLOR_GRAY2BGR))))
+    shade = cv2.exp(np.clip(luma, -DARKENING_CHANGE, 0.0, out=grey("clipped luma")), dst=grey("shade"))
+    # the reference under the new light, clipped
+    relit = cv2.subtract(cv2.exp(predicted, dst=colour("relit")), _LOG_OFFSET, dst=colour("relit"))
+    shaded = cv2.multiply(relit, cv2.cvtColor(shade, cv2.COLOR_GRAY2BGR, dst=colour("shaded")), dst=colour("shaded"))
+    difference = _channel_max(cv2.absdiff(live.bgr, shaded, dst=shaded))
     return Change(score, unshaded, difference)
+
+
+_MEAN_OF_CHANNELS = np.full((1, 3), 1 / 3, np.float32)
+_SUM_OF_CHANNELS = np.ones((1, 3), np.float32)
 
 
 #: Share of the usable view at the sensor's top from which the lamp, not a white thing on the
@@ -303,14 +350,14 @@ def _censored_fit(design: np.ndarray, samples: np.ndarray, bounded: np.ndarray) 
     return coefficients
 
 
-def _under_new_light(reference: SmoothView, coefficients: np.ndarray) -> np.ndarray:
+def _under_new_light(reference: SmoothView, coefficients: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """The reference's log plus the lighting field (see :func:`_lighting_field`), clipped
-    where the sensor clips."""
-    log_gain = _light_field_image(reference.log.shape[:2], coefficients)
-    return cv2.min(cv2.add(reference.log, log_gain), (_LOG_SATURATED,) * 4)
+    where the sensor clips (into ``out``, if given)."""
+    log_gain = _light_field_image(reference.log.shape[:2], coefficients, scratch("log gain", reference.log.shape))
+    return cv2.min(cv2.add(reference.log, log_gain, dst=log_gain), (_LOG_SATURATED,) * 4, dst=out)
 
 
-def _light_field_image(shape: tuple[int, int], coefficients: np.ndarray) -> np.ndarray:
+def _light_field_image(shape: tuple[int, int], coefficients: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """The lighting field's log gain per pixel and channel.
 
     One ``cv2.transform`` of a fixed (u, v, u v) image per channel. Not as a matrix
@@ -318,7 +365,7 @@ def _light_field_image(shape: tuple[int, int], coefficients: np.ndarray) -> np.n
     more CPU than the product costs.
     """
     h, w = shape
-    return cv2.transform(_field_basis(h, w), np.column_stack([coefficients[1:].T, coefficients[0]]))
+    return cv2.transform(_field_basis(h, w), np.column_stack([coefficients[1:].T, coefficients[0]]), dst=out)
 
 
 _BASES: dict[tuple[int, int], np.ndarray] = {}
@@ -338,4 +385,10 @@ def _field_basis(h: int, w: int) -> np.ndarray:
 
 def _channel_max(values: np.ndarray) -> np.ndarray:
     """Largest of the last axis's three channels (numpy's reduce over a short axis is slow)."""
+    if values.ndim == 3:
+        # An image: split into scratch planes first (numpy's maximum of strided channels costs
+        # some 7 times as much as a split and two cv2.max of whole planes).
+        planes = [scratch(f"channel {k}", values.shape[:2], values.dtype) for k in range(3)]
+        planes = cv2.split(values, planes)  # (into them, when they fit)
+        return cv2.max(cv2.max(planes[0], planes[1], dst=planes[0]), planes[2])
     return np.maximum(np.maximum(values[..., 0], values[..., 1]), values[..., 2])
