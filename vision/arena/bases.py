@@ -84,6 +84,11 @@ SIZE_ALONE_COVERAGE = 0.98
 #: 1.1-2.5 mm inside the rim fitted along it; bases with a clear rim at most 0.6 mm (one close to
 #: the board's colour may reach more, and is then a doubt, not a wrong reading). See ``_pinched_by``.
 PINCHED_MM = 0.8
+#: ... and its outline on the far side, away from the camera, lies on its fitted rim or beyond it
+#: (a base's top and whatever stands on it show displaced that way; see ``_short_behind``). Bases
+#: with a clear rim: at most 0.44 mm short (140000-140599); a 21.9 mm token with another lying
+#: against it, fitted as a 25.2 mm disc (200248): 1.7 mm.
+SHORT_BEHIND_MM = 0.8
 #: A token is one flat disc: fewer than this share of its rim rays cross a fainter ring.
 MAX_TOKEN_TIERED = 0.3
 _TIER_RATIO = 0.6
@@ -115,7 +120,11 @@ _RAY_ANGLES = np.radians(np.linspace(-88, 88, 21))
 _RAY_STEP_MM = 0.5
 #: Directions across a disc in which its width is measured (see ``_pinched_by``).
 _WIDTH_ANGLES = np.radians(np.arange(0.0, 180.0, 10.0))
+#: Directions (about the line away from the camera) in which a disc's far side is measured.
+_FAR_SIDE_ANGLES = np.radians([-10.0, -5.0, 0.0, 5.0, 10.0])
 _FRONT_SEED_SPACING_MM = 6.0
+#: The band in front of a rim (see ``_change_ahead``) starts this far (mm) outside it.
+_AHEAD_NEAREST_MM = 4.0
 #: Two fits of one disc agree when centre and radius are this close (mm).
 _AGREE_MM = 1.0
 #: Unexplained change in this many places is no fighter the count could settle (see select_bases).
@@ -192,6 +201,9 @@ class Blob:
     #: How far (mm) inside the fitted rim the outline lies on both sides across the disc's narrowest
     #: direction (see ``_pinched_by``); measured only where its size may decide, 0 elsewhere.
     pinched_mm: float = 0.0
+    #: How far (mm) inside the fitted rim the outline lies on the far side, away from the camera
+    #: (see ``_short_behind``); measured where ``pinched_mm`` is, 0 elsewhere.
+    short_behind_mm: float = 0.0
     #: Board mm of the changed points in the band in front of the rim, and how many were looked at.
     ahead_points: tuple = field(default=(), compare=False, repr=False)
     ahead_looked: int = field(default=0, compare=False, repr=False)
@@ -295,11 +307,13 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         # show a gap above its base and rise after it (``rises_behind``; seed 100166).
         broken = (figure is Evidence.YES and coverage >= SIZE_ALONE_COVERAGE
                   and 2 * r >= _size_cut(settings) + SIZE_MARGIN_MM and _breaks_behind(mask, view, camera, x, y, r, search))
-        pinched = 0.0
+        pinched = short = 0.0
         if figure is Evidence.UNKNOWN and 2 * r >= _size_cut(settings) + SIZE_MARGIN_MM and not stands_up:
             pinched = _pinched_by(difference, mask, view, x, y, r, search)  # only where size alone decides
+            short = _short_behind(difference, mask, view, camera, x, y, r, search)
         blobs.append(Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up,
                           rises_behind=rises, rim_ahead=rim_ahead, broken_behind=broken, pinched_mm=pinched,
+                          short_behind_mm=short,
                           ahead_points=ahead_points, ahead_looked=looked))
     return blobs
 
@@ -322,6 +336,10 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.UNSURE  # the change behind it starts apart from it: not its own figure
         if blob.pinched_mm >= PINCHED_MM and not blob.stands_up:
             return Kind.UNSURE  # a base's size one way only: two discs lying one over the other?
+        if blob.short_behind_mm >= SHORT_BEHIND_MM and blob.tiered < MAX_TOKEN_TIERED and not blob.stands_up:
+            # A rim that is one clear step (no fainter ring: not a base the board's colour, whose far
+            # rim may be lost in the noise) whose far side ends inside it: fitted too big.
+            return Kind.UNSURE
         # Seen from low enough, a fighter's figure must show behind its base. One close in colour
         # to the board shows only in part, but still rises out of the far rim as no token's top can.
         if blob.figure is Evidence.PARTIAL and blob.rises_behind and blob.fit_error_mm <= CRISP_RIM_MM:
@@ -407,6 +425,8 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     kinds = {id(b): classify(b, settings) for b in discs}
     for blob in discs:
         if kinds[id(blob)] is Kind.FIGHTER and _figure_is_a_base_behind(blob, discs, camera, settings):
+            kinds[id(blob)] = Kind.UNSURE
+        if kinds[id(blob)] is Kind.TOKEN and _more_of_it_in_front(blob, discs, camera):
             kinds[id(blob)] = Kind.UNSURE
     front_tokens = _bases_behind_tokens(discs, kinds, camera, settings)
     order = sorted(discs, key=lambda b: (b.fit_error_mm > CRISP_RIM_MM, _distance_to_camera(b.peak_mm, camera)))
@@ -525,6 +545,26 @@ def _figure_is_a_base_behind(blob: Blob, discs, camera: CameraPosition, settings
     return False
 
 
+def _more_of_it_in_front(blob: Blob, discs, camera: CameraPosition) -> bool:
+    """Is a token-sized disc seen from high above joined to change just in front of its rim (towards
+    the camera) that no other disc fitted there accounts for?
+
+    Seen from so high that a figure stays over its base, a flat token is all there is of it: nothing
+    of it lies nearer the camera than its front rim. A figure's top over a base the board's colour
+    fits such a disc too, but its body stands under it, and shows nearer the camera the lower it is
+    (190266: a figure's 14 mm top seen from 67 degrees, its body's change just in front of it).
+    """
+    if blob.figure is not Evidence.UNKNOWN or not blob.ahead_points:
+        return False
+    others = [d for d in discs if d is not blob]
+    # Joined to the rim: on the band's nearest ring; and a body's width of it, not one point (a
+    # speck of noise, or a shadow's edge at the band's side).
+    joined = [p for p in blob.ahead_points
+              if math.hypot(p[0] - blob.x_mm, p[1] - blob.y_mm) < blob.radius_mm + _AHEAD_NEAREST_MM + 1.0
+              and not any(_on_token(p, other, camera) for other in others)]
+    return len(joined) >= 2
+
+
 def _ahead_is_a_taken_base(blob: Blob, bases: list[Blob], camera: CameraPosition, settings: ArenaSettings) -> bool:
     """A crisp base left unsure only by change just in front of it, nearly all of it on bases
     already taken (a neighbour touching it on the camera's side)."""
@@ -582,10 +622,13 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
     middle does: a disc too small for a base, or a base whose faint rim fits less crisply,
     with change running on away from the camera (a figure) or a figure behind it. Its centre
     is the figure's foot, the base's middle. Taken only when exactly ``missing`` such discs
-    are found, apart from every taken base and from each other.
+    are found, apart from every taken base and from each other, and nothing else stands up apart
+    from them: a figure's top whose foot cannot be placed (more of it nearer the camera) is a
+    standing thing too, and may be the fighter missing.
     """
     w, h = geometry.board_mm
     standing: list[Blob] = []
+    unplaced: list[Blob] = []  # standing things whose foot is not seen: figures' tops
     # Base-like discs first (their centre is the base's), then the rest nearest the camera
     # first: a figure's own top, behind its foot, is then on a taken candidate's figure line.
     for blob in sorted(blobs, key=lambda b: (not _base_like(b, settings), _distance_to_camera(b.peak_mm, camera))):
@@ -599,6 +642,7 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
         if not (base_like or blob.stands_up or blob.figure is Evidence.YES) or classify(blob, settings) is Kind.TOKEN:
             continue
         if not base_like and blob.ahead > MAX_CHANGE_AHEAD and not _stands_on_its_own(blob, geometry):
+            unplaced.append(blob)
             continue  # more of the thing nearer the camera: a figure's top, its foot unseen
         if _explained(blob, bases, camera) and not _stands_on_its_own(blob, geometry):
             continue
@@ -609,7 +653,13 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
         if _on_figure_line(blob, standing, camera):
             continue  # the top of a candidate's own figure
         standing.append(blob if base_like else replace(blob, figure_only=True))
-    return standing if len(standing) == missing else []
+    # A top that is no part of a fighter taken (a base or a stand-in: on it or its figure line) stands
+    # somewhere unplaced. Then which of them all is the fighter missing cannot be told (220583: two
+    # overlapping tokens stand up as a foot would, and the missing fighter's own top stood elsewhere).
+    apart = [top for top in unplaced
+             if not _explained(top, bases, camera) and not _on_figure_line(top, standing, camera)
+             and not any(math.hypot(top.x_mm - b.x_mm, top.y_mm - b.y_mm) < 15.0 for b in bases + standing)]
+    return standing if len(standing) == missing and not apart else []
 
 
 def _base_like(blob: Blob, settings: ArenaSettings) -> bool:
@@ -961,9 +1011,20 @@ def _pinched_by(difference, mask, view: BoardView, x: float, y: float, r: float,
     close to the board's colour may stop a ray short on one side (its flank), never on both.
     A direction whose rays leave where change can be seen is not measured.
     """
+    angles = np.concatenate((_WIDTH_ANGLES, _WIDTH_ANGLES + np.pi))
+    distances, seen = _outline_distances(difference, mask, view, x, y, r, angles, search)
+    half = len(_WIDTH_ANGLES)
+    longer = np.maximum(distances[:half], distances[half:])  # NaN where either ray found no outline
+    usable = np.isfinite(longer) & seen[:half] & seen[half:]
+    return float(r - longer[usable].min()) if usable.any() else 0.0
+
+
+def _outline_distances(difference, mask, view: BoardView, x: float, y: float, r: float, angles, search):
+    """Along rays out from (x, y) in each direction (board radians, to ``r`` + 8 mm): the distance
+    (mm) to the outermost outline (see :func:`_rim_distances`; NaN where none), and whether the
+    whole ray lies where change can be seen."""
     ppm = view.px_per_mm
     u, v = view.to_px(x, y)
-    angles = np.concatenate((_WIDTH_ANGLES, _WIDTH_ANGLES + np.pi))
     steps = np.arange(0, r + 8.0, _RAY_STEP_MM)
     map_u = (u + np.cos(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
     map_v = (v - np.sin(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
@@ -975,10 +1036,25 @@ def _pinched_by(difference, mask, view: BoardView, x: float, y: float, r: float,
     on_view = (ui >= 0) & (ui < w) & (vi >= 0) & (vi < h)
     seen = on_view.all(axis=1) & search[np.clip(vi, 0, h - 1), np.clip(ui, 0, w - 1)].all(axis=1)
     distances, _ = _rim_distances(profiles, inside)
-    half = len(_WIDTH_ANGLES)
-    longer = np.maximum(distances[:half], distances[half:])  # NaN where either ray found no outline
-    usable = np.isfinite(longer) & seen[:half] & seen[half:]
-    return float(r - longer[usable].min()) if usable.any() else 0.0
+    return distances, seen
+
+
+def _short_behind(difference, mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
+                  search) -> float:
+    """How far (mm) inside the fitted rim the outline lies on the disc's far side: along the line
+    away from the camera (and 5 and 10 degrees either side of it, the middle value), out from the
+    fitted centre to the outermost outline (see :func:`_rim_distances`). 0 where it cannot be seen.
+
+    The rim is fitted on the half facing the camera. A base's far rim is as far out, and whatever
+    stands on it, a figure or the base's own top, shows displaced further away from the camera:
+    nothing standing on a base stops its far outline short. A disc fitted too big on that half
+    (a flat token with another lying against it, whose rim points pulled the fit) ends short.
+    """
+    ax, ay = camera.away(x, y)
+    distances, seen = _outline_distances(difference, mask, view, x, y, r, math.atan2(ay, ax) + _FAR_SIDE_ANGLES, search)
+    # A ray that finds no outline within reach ran on into more change: not short.
+    distances = np.where(np.isnan(distances), r + 8.0, distances)[seen]
+    return float(r - np.median(distances)) if len(distances) > len(_FAR_SIDE_ANGLES) // 2 else 0.0
 
 
 def _rises_behind(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> bool:
@@ -1020,7 +1096,7 @@ def _change_ahead(score, view: BoardView, camera: CameraPosition, x: float, y: f
     how many points of the band were looked at."""
     ax, ay = camera.away(x, y)
     angles = math.atan2(-ay, -ax) + _AHEAD_ANGLES[:, None]
-    distances = np.array([r + 4.0, r + 6.0, r + 8.0])[None, :]
+    distances = np.array([r + _AHEAD_NEAREST_MM, r + 6.0, r + 8.0])[None, :]
     xs = (x + np.cos(angles) * distances).ravel()
     ys = (y + np.sin(angles) * distances).ravel()
     ui = np.round((xs + view.width_mm / 2) * view.px_per_mm).astype(int)
