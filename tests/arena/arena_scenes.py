@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from vision.arena import BoardGeometry, load_geometry, read_arena
@@ -61,9 +62,9 @@ def empty(geometry: BoardGeometry, pose: CameraPose = POSES[0]) -> np.ndarray:
     return render(scene(pose, seed=99), geometry)
 
 
-def spec_scene(seed: int, geometry: BoardGeometry):
-    """A random spec scene (the accuracy bench's, same seed): (live image, reference image, truth, fighter count)."""
-    reference, live, truth = random_match_scene(np.random.default_rng(seed), geometry)
+def spec_scene(seed: int, geometry: BoardGeometry, *, touching_tokens: bool = False):
+    """A random spec scene (the accuracy bench's, same seed and options): (live image, reference image, truth, fighter count)."""
+    reference, live, truth = random_match_scene(np.random.default_rng(seed), geometry, touching_tokens=touching_tokens)
     return render_scene(live, geometry), render_scene(reference, geometry), truth, len(live.miniatures)
 
 
@@ -75,19 +76,30 @@ def assert_read_right_with_the_count(seed: int, geometry: BoardGeometry) -> None
     assert reading.occupied == truth
 
 
-def assert_never_wrong_when_ok(seeds, geometry: BoardGeometry) -> dict[bool, int]:
+def assert_never_wrong_when_ok(seeds, geometry: BoardGeometry, *, touching_tokens: bool = False) -> dict[bool, int]:
     """Read each spec scene with and without its fighter count; every ``ok`` reading must be right.
 
     Returns how many were answered ``ok``, keyed by "with the count"."""
     answered = {True: 0, False: 0}
     for seed in seeds:
-        live, reference, truth, count = spec_scene(seed, geometry)
+        live, reference, truth, count = spec_scene(seed, geometry, touching_tokens=touching_tokens)
         for with_count in (True, False):
             reading = read_arena(live, reference, geometry, annotate=False, fighters=count if with_count else None)
             if reading.ok:
                 answered[with_count] += 1
                 assert reading.occupied == truth, (seed, with_count, reading.occupied, truth)
     return answered
+
+
+def drawn_discs(view, discs):
+    """A difference image and change mask of flat discs (x, y, radius, grey level), blurred like a view."""
+    difference = np.zeros((int(view.height_mm * view.px_per_mm), int(view.width_mm * view.px_per_mm)), np.float32)
+    mask = np.zeros(difference.shape, np.uint8)
+    for x, y, r, level in discs:
+        centre = tuple(int(round(c)) for c in view.to_px(x, y))
+        cv2.circle(difference, centre, int(round(r * view.px_per_mm)), level, -1)
+        cv2.circle(mask, centre, int(round((r + 0.5) * view.px_per_mm)), 1, -1)
+    return cv2.GaussianBlur(difference, (5, 5), 0), mask
 
 
 def watcher_read(watcher, image, t):

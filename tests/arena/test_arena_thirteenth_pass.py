@@ -7,17 +7,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import cv2
 import numpy as np
 import pytest
 
-from arena_scenes import line_9
-from vision.arena import bases, read_arena
+from arena_scenes import assert_never_wrong_when_ok, drawn_discs, line_9
+from vision.arena import bases
 from vision.arena.bases import Blob, Evidence
 from vision.arena.pose import CameraPosition
 from vision.arena.settings import ArenaSettings
 from vision.arena.topdown import BoardView
-from vision.synth.arena_scene import random_match_scene, render_scene
 
 GEOMETRY = line_9()
 #: Straight in front of the board, 45 degrees up: away from the camera is +y at the board's middle.
@@ -36,34 +34,20 @@ CAMERA = CameraPosition(centre_mm=(0.0, -350.0, 350.0), focal_px=800.0)
     (220583, False),
 ])
 def test_spec_scenes_read_wrong_before_are_never_wrong_when_ok(seed, touching_tokens):
-    reference, live, truth = random_match_scene(np.random.default_rng(seed), GEOMETRY, touching_tokens=touching_tokens)
-    image, empty_image = render_scene(live, GEOMETRY), render_scene(reference, GEOMETRY)
-    for count in (None, len(live.miniatures)):
-        reading = read_arena(image, empty_image, GEOMETRY, annotate=False, fighters=count)
-        assert not reading.ok or reading.occupied == truth, (count, reading.occupied, truth)
+    assert_never_wrong_when_ok([seed], GEOMETRY, touching_tokens=touching_tokens)
 
-
-def _drawn(view, discs):
-    """A difference image and change mask of flat discs (x, y, radius, grey level), blurred like a view."""
-    difference = np.zeros((int(view.height_mm * view.px_per_mm), int(view.width_mm * view.px_per_mm)), np.float32)
-    mask = np.zeros(difference.shape, np.uint8)
-    for x, y, r, level in discs:
-        centre = tuple(int(round(c)) for c in view.to_px(x, y))
-        cv2.circle(difference, centre, int(round(r * view.px_per_mm)), level, -1)
-        cv2.circle(mask, centre, int(round((r + 0.5) * view.px_per_mm)), 1, -1)
-    return cv2.GaussianBlur(difference, (5, 5), 0), mask
 
 
 def test_a_base_reaches_its_far_rim_a_disc_fitted_too_big_does_not():
     view = BoardView(440, 160, 3.0)
     search = np.ones((480, 1320), bool)
-    base = _drawn(view, [(0, 0, 13.0, 100.0)])
+    base = drawn_discs(view, [(0, 0, 13.0, 100.0)])
     assert abs(bases._short_behind(*base, view, CAMERA, 0, 0, 13.0, search)) < 0.5
     # A figure standing on it runs on away from the camera: never short.
-    standing = _drawn(view, [(0, 0, 13.0, 100.0), (0, 12, 7.0, 150.0), (0, 20, 7.0, 150.0)])
+    standing = drawn_discs(view, [(0, 0, 13.0, 100.0), (0, 12, 7.0, 150.0), (0, 20, 7.0, 150.0)])
     assert bases._short_behind(*standing, view, CAMERA, 0, 0, 13.0, search) < 0
     # A 22 mm token whose front half was fitted as a 25.2 mm disc, its middle 0.5 mm further away.
-    token = _drawn(view, [(0, 0, 11.0, 100.0)])
+    token = drawn_discs(view, [(0, 0, 11.0, 100.0)])
     assert bases._short_behind(*token, view, CAMERA, 0, 0.5, 12.6, search) > bases.SHORT_BEHIND_MM + 0.5
 
 
