@@ -30,6 +30,7 @@ HERE = pathlib.Path(__file__).resolve()
 def _inner(npz: pathlib.Path, loops: int) -> None:
     import cv2
     import numpy as np
+    from tower_bench import floor  # this script's folder is on the path
 
     from vision.tower.judge import TowerAnalyzer
 
@@ -42,10 +43,6 @@ def _inner(npz: pathlib.Path, loops: int) -> None:
         analyzer.observe(frames[1])  # warm-up: the reference's planes and colours are cached
         analyzers.append(analyzer)
         frame_sets.append(list(frames[1:]))
-
-    def floor(frame):
-        hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
-        cv2.inRange(hsv, (0, 60, 40), (25, 255, 255))
 
     floor(frame_sets[0][0])
     os.getppid()  # end of the set-up
@@ -83,11 +80,10 @@ def main() -> int:
     sys.path.insert(0, str(HERE.parents[1]))
     sys.path.insert(0, str(HERE.parent))
     import numpy as np
-    from tower_bench import ROOMS
+    from tower_bench import KINDS, ROOMS
 
     from vision.synth.tower_scene import make_tower_scene
 
-    kinds = ["stand", "fork", "hand_top", "falling"]
     with tempfile.TemporaryDirectory(prefix="tower_callgrind_") as tmp:
         tmp_dir = pathlib.Path(tmp)
         print(f"{args.scenes} scenes x {args.frames} frames per room, {args.loops} passes; "
@@ -95,7 +91,7 @@ def main() -> int:
         print(f"{'code':28} {'room':22} {'floor':>8} {'observe':>8} {'x floor':>8}")
         for r, (room, options) in enumerate(ROOMS):
             npz = tmp_dir / f"room{r}.npz"
-            scenes = [make_tower_scene(kinds[i % len(kinds)], seed=i, frames=args.frames, **options)
+            scenes = [make_tower_scene(KINDS[i % len(KINDS)], seed=i, frames=args.frames, **options)
                       for i in range(args.scenes)]
             np.savez(npz, count=len(scenes), **{f"frames{i}": np.stack(s.frames) for i, s in enumerate(scenes)},
                      **{f"heavy{i}": s.heavy for i, s in enumerate(scenes)},

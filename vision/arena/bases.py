@@ -648,7 +648,7 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
             continue
         if abs(blob.x_mm) > w / 2 - blob.radius_mm or abs(blob.y_mm) > h / 2 - blob.radius_mm:
             continue
-        if any(math.hypot(blob.x_mm - b.x_mm, blob.y_mm - b.y_mm) < 15.0 for b in bases + standing):
+        if _near_any(blob, bases + standing):
             continue  # the same thing fitted again, or part of a taken fighter
         if _on_figure_line(blob, standing, camera):
             continue  # the top of a candidate's own figure
@@ -658,8 +658,14 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
     # overlapping tokens stand up as a foot would, and the missing fighter's own top stood elsewhere).
     apart = [top for top in unplaced
              if not _explained(top, bases, camera) and not _on_figure_line(top, standing, camera)
-             and not any(math.hypot(top.x_mm - b.x_mm, top.y_mm - b.y_mm) < 15.0 for b in bases + standing)]
+             and not _near_any(top, bases + standing)]
     return standing if len(standing) == missing and not apart else []
+
+
+def _near_any(blob: Blob, fighters: list[Blob]) -> bool:
+    """Within 15 mm of a fighter taken (a base's or a stand-in's centre): the same thing fitted
+    again, or part of that fighter."""
+    return any(math.hypot(blob.x_mm - b.x_mm, blob.y_mm - b.y_mm) < 15.0 for b in fighters)
 
 
 def _base_like(blob: Blob, settings: ArenaSettings) -> bool:
