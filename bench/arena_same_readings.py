@@ -1,9 +1,10 @@
 """Arena readings of this tree and another, compared scene by scene: a change meant only to cost
 less must read every scene the same.
 
-Run: python bench/arena_same_readings.py --against DIR [--start S] [--count N] [--no-stacked] [--jobs J]
+Run: python bench/arena_same_readings.py --against DIR|FILE|REF [--start S] [--count N] [--no-stacked] [--jobs J]
 DIR is another checkout of the project (e.g. ``git worktree add`` or ``git archive main | tar -x -C
-DIR``), or the readings file a run with ``--save FILE`` wrote of it, to compare against again. Each tree reads, in its own processes with its own ``vision``, per seed S, S+1, ... of
+DIR``), the readings file a run with ``--save FILE`` wrote of it, to compare against again, or a
+git ref of this repository (exported for the run). Each tree reads, in its own processes with its own ``vision``, per seed S, S+1, ... of
 ``random_match_scene``:
 
 - ``no count``: the offline reader's path (``read_arena`` against the raw reference image);
@@ -31,6 +32,8 @@ import sys
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+
+from checkouts import export  # this script's folder is on the path
 
 HERE = Path(__file__).resolve().parents[1]
 LAYOUT_PATH = Path("assistant") / "boxes" / "data" / "arenas" / "line-9.toml"
@@ -115,7 +118,7 @@ def _load(path: Path) -> dict[str, str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--against", help="the other source tree")
+    parser.add_argument("--against", help="the other source tree, its saved readings, or a git ref")
     parser.add_argument("--start", type=int, default=230000)
     parser.add_argument("--count", type=int, default=400)
     parser.add_argument("--no-stacked", dest="stacked", action="store_false", help="leave out the stacked-token scenes")
@@ -127,10 +130,13 @@ def main() -> int:
     if args.tree:
         return _read_tree(args)
     if not args.against:
-        parser.error("--against DIR is needed")
+        parser.error("--against DIR, FILE or REF is needed")
     readings = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for name, tree in (("this tree", HERE), ("other tree", Path(args.against))):
+        other = Path(args.against)
+        if not other.exists():
+            other = export(args.against, Path(tmp) / "other")  # a git ref
+        for name, tree in (("this tree", HERE), ("other tree", other)):
             if tree.is_file():
                 readings[name] = _load(tree)  # (read for the same seeds and sets, or keys differ below)
                 continue

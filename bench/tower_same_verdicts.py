@@ -23,9 +23,10 @@ import hashlib
 import json
 import multiprocessing
 import pathlib
-import subprocess
 import sys
 import tempfile
+
+from checkouts import export  # this script's folder is on the path
 
 HERE = pathlib.Path(__file__).resolve()
 # The very noisy dim room the extra scenes are turned into.
@@ -153,11 +154,7 @@ def main() -> int:
     if not args.against:
         parser.error("give --against REF, --record OUT or --compare A B")
     with tempfile.TemporaryDirectory(prefix="tower_same_") as tmp:
-        base = pathlib.Path(tmp) / "base"
-        base.mkdir()
-        archive = subprocess.run(["git", "-C", str(HERE.parents[1]), "archive", args.against],
-                                 check=True, capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
+        base = export(args.against, pathlib.Path(tmp) / "base")
         outs = []
         for code, name in ((base, "base.json"), (HERE.parents[1], "this.json")):
             out = pathlib.Path(tmp) / name
