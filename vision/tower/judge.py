@@ -239,6 +239,8 @@ TURNED_WIDTH = 1.45
 # An edge placed by splitting a run between cubes side by side may be off by half the spread of
 # widths one cube shows (1 to 1.45 cube widths), in cube widths.
 SPLIT_SLACK = 0.225
+# A face at least this share changed from the reference has something solid in front of the background.
+FACE_CHANGED = 0.9
 # A place on top of the tower with at most this share of its pixels changed by half the change
 # threshold (on the still frames' average) still shows the background.
 SHOWS_BACKGROUND_CHANGED = 0.1
@@ -890,7 +892,10 @@ class TowerAnalyzer:
             face = (_face_rows(view, box.layer, cube),
                     slice(view.col(box.x0), view.col(box.x1)))
             seen = (heavy | light)[face]
-            face_seen.append(float(seen.mean()) if seen.size else 0.0)
+            share = float(seen.mean()) if seen.size else 0.0
+            if share < 0.5 and self._face_read_on_average(obs, face, box.heavy):
+                share = 1.0
+            face_seen.append(share)
         unsure += [(boxes[i].layer, "speckle") for i in _speckle(boxes, face_seen, min_overlap=0.15 * cube)]
         # Three neighbours only if cubes side by side really touch: that alone cannot fail a tower,
         # but it cannot pass it either -- unless the pair is wide enough that it must stand apart.
@@ -943,6 +948,20 @@ class TowerAnalyzer:
         return _Structure(boxes, aside, aside_cubes, ground, len(unsure), max_neighbours, connected,
                           bool(boxes), blind_layers, contacts_unsure, contacts_inferred, floating, contacts_unseen,
                           unsure, joined_layers, bool(supports) or bool(filled))
+
+    def _face_read_on_average(self, obs: Observation, face: tuple[slice, slice], heavy: bool) -> bool:
+        """Whether a face whose pixels are mostly gaps in the cube colours is still a solid cube's:
+        nearly all of it changed from the reference (something stands there, not the background
+        seen through) and its colour averaged over the face's middle and the still frames clearly
+        is the colour it was counted as.  The pixel vote of a dark cube in a dim, noisy room drops
+        most of its face (top_pair 370011, 370015: every cube counted, a heavy cube of the pair
+        read as speckle, 100 % changed, its average plainly heavy: uncertain); noise over the
+        background neither changes most of a face nor averages to a cube's colour."""
+        rows, cols = face
+        if obs.still_colour is None or obs.changed[face].size == 0:
+            return False
+        return (obs.changed[face].mean() >= FACE_CHANGED
+                and self._averaged_face_colour(obs, rows, cols.start, cols.stop) is heavy)
 
     def _colours_confirmed(self, obs: Observation, boxes: list[_CubeBox]) -> bool:
         """Whether each cube's colour averaged over its face and the still frames clearly is the
