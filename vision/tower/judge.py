@@ -239,6 +239,11 @@ TURNED_WIDTH = 1.45
 # An edge placed by splitting a run between cubes side by side may be off by half the spread of
 # widths one cube shows (1 to 1.45 cube widths), in cube widths.
 SPLIT_SLACK = 0.225
+# A face at least this share changed from the reference has something solid in front of the background.
+FACE_CHANGED = 0.9
+# A place on top of the tower with at most this share of its pixels changed by half the change
+# threshold (on the still frames' average) still shows the background.
+SHOWS_BACKGROUND_CHANGED = 0.1
 # This share of a cube's place on top of the tower changed (in whatever colour) while a cube is
 # missing: that cube may stand there.
 CHANGED_ABOVE = 0.5
@@ -734,6 +739,14 @@ class TowerAnalyzer:
         cube_area = (self.settings.cube_mm * VIEW_PX_PER_MM) ** 2
         final = observations[-1]
         kernel = np.ones((5, 5), np.uint8)
+        # Where the view runs past the frame's edge it sees nothing: the warp repeats the edge row,
+        # so that row's noise smears into streaks the opening keeps (a tall tower in a dim, noisy
+        # room "moved" in every kind of seed 380013).  No motion can be seen there, nor as far in
+        # as the blur carries those streaks.
+        unseen = None
+        if final.view.runs_off_frame(final.frame.shape):
+            unseen = cv2.dilate(final.view.off_frame(final.frame.shape).view(np.uint8),
+                                np.ones((self._blur, self._blur), np.uint8)).view(bool)
         for obs in recent:
             # Motion is what changed from frame to frame, whatever its colour; sensor noise is far
             # below the threshold and a 5 px opening drops flicker along edges.
@@ -748,6 +761,8 @@ class TowerAnalyzer:
             moved = diff_max > max(threshold, MOTION_NOISE_FACTOR * noise)
             # Where a hand was (then or now) a hand moved, which the hand gate judges.
             moved &= ~(obs.hand | final.hand)
+            if unseen is not None:
+                moved &= ~unseen
             moved = cv2.morphologyEx(moved.view(np.uint8), cv2.MORPH_OPEN, kernel)
             if np.count_nonzero(moved) > 0.6 * cube_area:
                 return True
@@ -877,7 +892,10 @@ class TowerAnalyzer:
             face = (_face_rows(view, box.layer, cube),
                     slice(view.col(box.x0), view.col(box.x1)))
             seen = (heavy | light)[face]
-            face_seen.append(float(seen.mean()) if seen.size else 0.0)
+            share = float(seen.mean()) if seen.size else 0.0
+            if share < 0.5 and self._face_read_on_average(obs, face, box.heavy):
+                share = 1.0
+            face_seen.append(share)
         unsure += [(boxes[i].layer, "speckle") for i in _speckle(boxes, face_seen, min_overlap=0.15 * cube)]
         # Three neighbours only if cubes side by side really touch: that alone cannot fail a tower,
         # but it cannot pass it either -- unless the pair is wide enough that it must stand apart.
@@ -930,6 +948,20 @@ class TowerAnalyzer:
         return _Structure(boxes, aside, aside_cubes, ground, len(unsure), max_neighbours, connected,
                           bool(boxes), blind_layers, contacts_unsure, contacts_inferred, floating, contacts_unseen,
                           unsure, joined_layers, bool(supports) or bool(filled))
+
+    def _face_read_on_average(self, obs: Observation, face: tuple[slice, slice], heavy: bool) -> bool:
+        """Whether a face whose pixels are mostly gaps in the cube colours is still a solid cube's:
+        nearly all of it changed from the reference (something stands there, not the background
+        seen through) and its colour averaged over the face's middle and the still frames clearly
+        is the colour it was counted as.  The pixel vote of a dark cube in a dim, noisy room drops
+        most of its face (top_pair 370011, 370015: every cube counted, a heavy cube of the pair
+        read as speckle, 100 % changed, its average plainly heavy: uncertain); noise over the
+        background neither changes most of a face nor averages to a cube's colour."""
+        rows, cols = face
+        if obs.still_colour is None or obs.changed[face].size == 0:
+            return False
+        return (obs.changed[face].mean() >= FACE_CHANGED
+                and self._averaged_face_colour(obs, rows, cols.start, cols.stop) is heavy)
 
     def _colours_confirmed(self, obs: Observation, boxes: list[_CubeBox]) -> bool:
         """Whether each cube's colour averaged over its face and the still frames clearly is the
@@ -1232,7 +1264,7 @@ class TowerAnalyzer:
                 continue
             rows = slice(max(view.row((box.layer + 2) * cube), 0), view.row((box.layer + 1) * cube))
             cols = slice(view.col(box.x0), view.col(box.x1))
-            if self._could_hide(obs, boxes, rows, cols):
+            if self._could_hide(obs, boxes, rows, cols) and not self._shows_background(obs, boxes, box, cols):
                 return missing
             # Mostly changed above the top cube's own top face, but not in cube colours: a cube
             # whose colour the view cannot read (a dark cube on a dark table in a dim room) may
@@ -1243,6 +1275,44 @@ class TowerAnalyzer:
             if above.size and above.mean() >= CHANGED_ABOVE:
                 return missing
         return 0
+
+    def _shows_background(self, obs: Observation, boxes: list[_CubeBox], box: _CubeBox, cols: slice) -> bool:
+        """Whether the place of a cube on top of ``box`` (above its lit top face) still shows the
+        reference's background, while every cube seen of each colour still missing would have
+        changed it: then no such cube stands there, however near its colour the background is.
+
+        A cube set on top faces the camera as the cubes under it do, in the same light, so its front
+        face looks like theirs; the colour test alone (``_could_hide``) allows for faces shaded
+        unlike each other, or a face darker by one factor taken for a shadow, and so calls places
+        "could hide" that plainly did not change (missing 350002: light faces 0.23 off a wood-brown
+        table, the top showing the table as it was).  Pixel by pixel on the still frames' average,
+        so part of a cube overhanging the place shows too."""
+        view = obs.view
+        cube = self.settings.cube_mm
+        top = (box.layer + 1) * cube
+        rows = slice(max(view.row(top + 0.9 * cube), 0), view.row(top + self._top_face_mm(view, top) + 0.1 * cube))
+        colour = obs.colour if obs.still_colour is None else obs.still_colour
+        here, before = colour[rows, cols], self._reference_view(view)[rows, cols]
+        if here.shape[0] < 0.2 * cube * VIEW_PX_PER_MM or here.shape[1] == 0:
+            return False
+        if (np.abs(here - before).max(axis=2) > 0.5 * CHANGE_THRESHOLD).mean() > SHOWS_BACKGROUND_CHANGED:
+            return False
+        background = np.median(before.reshape(-1, 3), axis=0)
+        heavy_seen = sum(b.heavy for b in boxes)
+        for heavy, wanted, seen in ((True, self.heavy, heavy_seen), (False, self.light, len(boxes) - heavy_seen)):
+            if wanted <= seen:
+                continue
+            mask = obs.heavy if heavy else obs.light
+            faces = []
+            for b in boxes:
+                face = (_face_rows(view, b.layer, cube), slice(view.col(b.x0), view.col(b.x1)))
+                if b.heavy == heavy and np.count_nonzero(mask[face]) >= 20:
+                    faces.append(np.median(colour[face][mask[face]], axis=0))
+            # Nothing seen of that colour tells what such a cube looks like here; and the least
+            # visible face seen must still be clear change against this background.
+            if not faces or min(float(np.abs(f - background).max()) for f in faces) <= CHANGE_THRESHOLD:
+                return False
+        return True
 
     def _could_hide(self, obs: Observation, boxes: list[_CubeBox], rows: slice, cols, *,
                     any_count: bool = False, only: bool | None = None) -> bool:
