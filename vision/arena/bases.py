@@ -389,8 +389,10 @@ def _ringed_figure(blob: Blob) -> bool:
 
     Such a base changes the view only a little, so the rim fit holds the base's faint front rim
     and the figure's foot, and comes out 21-23 mm, a token's size. What tells it from a token is
-    the step: a token is one flat disc of one colour, its outline one step from the board
-    (tiered at most 0.1), and nothing stands on it; here the outline steps down to the base's
+    the step and what stands on it together: a token is one flat disc of one colour, its outline
+    one step from the board, and nothing stands on it (the real tokens that stood up on
+    250000-250299, by a token behind or a shadow: tiered at most 0.1; a few lying flat reach
+    0.43, but do not stand up); here the outline steps down to the base's
     fainter ring (tiered 0.3-0.95) and the change runs on away from the camera past any flat
     top's reach (``stands_up``), with the figure plainly behind (``Evidence.YES``) or, seen from
     so high that a figure stays over its base (``Evidence.UNKNOWN``), its top alone. The centre
