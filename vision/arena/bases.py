@@ -346,6 +346,8 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.FIGHTER
         return Kind.FIGHTER if blob.figure in (Evidence.YES, Evidence.UNKNOWN) else Kind.UNSURE
     if blob.diameter_mm <= cut - SIZE_MARGIN_MM:  # token-sized
+        if _ringed_figure(blob):
+            return Kind.FIGHTER  # a figure's foot in the faint ring of a base the board's colour
         if blob.figure is Evidence.YES or blob.stands_up:
             return Kind.UNSURE  # a figure on a base the colour of the board, or a token at a base
         if blob.figure is Evidence.UNKNOWN and blob.tiered >= MAX_TOKEN_TIERED:
@@ -378,6 +380,28 @@ def _ringed_base(blob: Blob) -> bool:
     seen from high above show no figure standing up out of them."""
     return (blob.fit_error_mm <= CRISP_RIM_MM and blob.tiered >= MIN_RING_TIERED and blob.coverage >= MIN_RING_COVERAGE
             and (blob.figure is Evidence.YES or (blob.figure is Evidence.UNKNOWN and blob.stands_up)))
+
+
+def _ringed_figure(blob: Blob) -> bool:
+    """A figure standing in the faint ring of a base close to the board's colour, fitted as a
+    token-sized disc: its rim crosses a fainter ring round a stronger middle, the figure stands
+    up out of it, and nothing more of it lies nearer the camera.
+
+    Such a base changes the view only a little, so the rim fit holds the base's faint front rim
+    and the figure's foot, and comes out 21-23 mm, a token's size. What tells it from a token is
+    the step and what stands on it together: a token is one flat disc of one colour, its outline
+    one step from the board, and nothing stands on it (the real tokens that stood up on
+    250000-250299, by a token behind or a shadow: tiered at most 0.1; a few lying flat reach
+    0.43, but do not stand up); here the outline steps down to the base's
+    fainter ring (tiered 0.3-0.95) and the change runs on away from the camera past any flat
+    top's reach (``stands_up``), with the figure plainly behind (``Evidence.YES``) or, seen from
+    so high that a figure stays over its base (``Evidence.UNKNOWN``), its top alone. The centre
+    is fitted some 2-4 mm towards the camera from the base's (the fit holds the front arc), so
+    it is placed as a fighter by its figure (the wider space-edge margin).
+    """
+    return (blob.tiered >= MAX_TOKEN_TIERED and blob.figure in (Evidence.YES, Evidence.UNKNOWN) and blob.stands_up
+            and blob.fit_error_mm <= CRISP_RIM_MM and blob.coverage >= MIN_BASE_COVERAGE
+            and blob.ahead <= MAX_CHANGE_AHEAD)
 
 
 def is_clear_base(blob: Blob, settings: ArenaSettings) -> bool:
@@ -442,7 +466,9 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
         if any(_overlapping(blob, b) for b in bases) or (
                 blob.fit_error_mm > CRISP_RIM_MM and _on_figure_line(blob, bases, camera)):
             continue  # left to the region check below: explained by that base, or a doubt
-        bases.append(blob)
+        # A ringed figure's disc is fitted off its base's centre: placed as a fighter by its figure.
+        bases.append(replace(blob, figure_only=True) if blob.diameter_mm <= _size_cut(settings) - SIZE_MARGIN_MM
+                     else blob)
     if expected is not None and len(bases) < expected:
         bases += _standing_in_for(expected - len(bases), blobs, bases, geometry, camera, settings)
     if expected is not None:
