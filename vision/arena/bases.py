@@ -91,9 +91,10 @@ PINCHED_MM = 0.8
 SHORT_BEHIND_MM = 0.8
 #: A token-sized disc's outline may run past its far rim this much (mm) beyond where the thickest
 #: token's top shows, from the fit and the blur (the outline is the difference's, sharper than the
-#: change mask's ``_FLAT_SLACK_MM``). True tokens (2-4 mm thick) seen from high above, 382 on
-#: 140000-140599, 250000-250299 and 200000-200299 with touching tokens: at most 1.4 mm past their
-#: own top, 0.2 mm past where a 6 mm one's would show; 250268's figure 2.1 mm. See ``_more_of_it_behind``.
+#: change mask's ``_FLAT_SLACK_MM``). Flat discs read as tokens from high above, 381 on 140000-140599,
+#: 250000-250299 and 200000-200299 with touching tokens (2-4 mm thick): at most 0.2 mm past where a
+#: 6 mm token's top would show (and at most 1.4 mm past their own, where known); 250268's figure
+#: 2.1 mm. See ``_more_of_it_behind``.
 _FAR_RIM_SLACK_MM = 1.0
 #: A token is one flat disc: fewer than this share of its rim rays cross a fainter ring.
 MAX_TOKEN_TIERED = 0.3
