@@ -89,6 +89,13 @@ PINCHED_MM = 0.8
 #: with a clear rim: at most 0.44 mm short (140000-140599); a 21.9 mm token with another lying
 #: against it, fitted as a 25.2 mm disc (200248): 1.7 mm.
 SHORT_BEHIND_MM = 0.8
+#: A token-sized disc's outline may run past its far rim this much (mm) beyond where the thickest
+#: token's top shows, from the fit and the blur (the outline is the difference's, sharper than the
+#: change mask's ``_FLAT_SLACK_MM``). Flat discs read as tokens from high above, 381 on 140000-140599,
+#: 250000-250299 and 200000-200299 with touching tokens (2-4 mm thick): at most 0.2 mm past where a
+#: 6 mm token's top would show (and at most 1.4 mm past their own, where known); 250268's figure
+#: 2.1 mm. See ``_more_of_it_behind``.
+_FAR_RIM_SLACK_MM = 1.0
 #: A token is one flat disc: fewer than this share of its rim rays cross a fainter ring.
 MAX_TOKEN_TIERED = 0.3
 _TIER_RATIO = 0.6
@@ -202,7 +209,8 @@ class Blob:
     #: direction (see ``_pinched_by``); measured only where its size may decide, 0 elsewhere.
     pinched_mm: float = 0.0
     #: How far (mm) inside the fitted rim the outline lies on the far side, away from the camera
-    #: (see ``_short_behind``); measured where ``pinched_mm`` is, 0 elsewhere.
+    #: (see ``_short_behind``; negative: it runs on past the rim); measured where ``pinched_mm`` is
+    #: and on token-sized discs seen from high above (see ``_more_of_it_behind``), 0 elsewhere.
     short_behind_mm: float = 0.0
     #: Board mm of the changed points in the band in front of the rim, and how many were looked at.
     ahead_points: tuple = field(default=(), compare=False, repr=False)
@@ -300,14 +308,16 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         rises = (figure is Evidence.PARTIAL and error <= CRISP_RIM_MM and 2 * r >= _size_cut(settings) + SIZE_MARGIN_MM
                  and _rises_behind(mask, view, camera, x, y, r))
         rim_ahead = False
+        pinched = short = 0.0
         if figure is Evidence.UNKNOWN and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:
             # Only where size alone would call it a token (see classify).
             rim_ahead = front_rim.shows(int(regions[v, u]), view, camera, x, y, r)
+            if not stands_up:  # (else it is unsure already) see ``_more_of_it_behind``
+                short = _short_behind(difference, mask, view, camera, x, y, r, search)
         # Only where the figure seems plainly there: one close to the board's colour in part may
         # show a gap above its base and rise after it (``rises_behind``; seed 100166).
         broken = (figure is Evidence.YES and coverage >= SIZE_ALONE_COVERAGE
                   and 2 * r >= _size_cut(settings) + SIZE_MARGIN_MM and _breaks_behind(mask, view, camera, x, y, r, search))
-        pinched = short = 0.0
         if figure is Evidence.UNKNOWN and 2 * r >= _size_cut(settings) + SIZE_MARGIN_MM and not stands_up:
             pinched = _pinched_by(difference, mask, view, x, y, r, search)  # only where size alone decides
             short = _short_behind(difference, mask, view, camera, x, y, r, search)
@@ -450,7 +460,8 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     for blob in discs:
         if kinds[id(blob)] is Kind.FIGHTER and _figure_is_a_base_behind(blob, discs, camera, settings):
             kinds[id(blob)] = Kind.UNSURE
-        if kinds[id(blob)] is Kind.TOKEN and _more_of_it_in_front(blob, discs, camera):
+        if kinds[id(blob)] is Kind.TOKEN and (_more_of_it_in_front(blob, discs, camera)
+                                               or _more_of_it_behind(blob, discs, camera)):
             kinds[id(blob)] = Kind.UNSURE
     front_tokens = _bases_behind_tokens(discs, kinds, camera, settings)
     order = sorted(discs, key=lambda b: (b.fit_error_mm > CRISP_RIM_MM, _distance_to_camera(b.peak_mm, camera)))
@@ -589,6 +600,28 @@ def _more_of_it_in_front(blob: Blob, discs, camera: CameraPosition) -> bool:
               if math.hypot(p[0] - blob.x_mm, p[1] - blob.y_mm) < blob.radius_mm + _AHEAD_NEAREST_MM + 1.0
               and not any(_on_token(p, other, camera) for other in others)]
     return len(joined) >= 2
+
+
+def _more_of_it_behind(blob: Blob, discs, camera: CameraPosition) -> bool:
+    """Does a token-sized disc seen from high above run on past its far rim, away from the camera,
+    further than a flat token's top could show, into change no other disc fitted there accounts for?
+
+    A flat token is all there is of it: its top, a few mm up, shows displaced away from the camera
+    by that height's lean, and its far outline ends there. Something standing shows its upper part
+    further away (250268: a 35 mm figure over a base the board's colour, seen from 69 degrees, its
+    body and shoulders fitted as a 17.1 mm disc, the outline 4.5 mm past its far rim where a 6 mm
+    token's top reaches 2.4 mm). The counterpart of ``_more_of_it_in_front``, for a figure whose
+    near rim the fit took for the whole of it. A token lying against another disc fitted behind it
+    runs on into that disc: explained.
+    """
+    if blob.figure is not Evidence.UNKNOWN:
+        return False
+    flat_top = math.hypot(*camera.lean(blob.x_mm, blob.y_mm, MAX_TOKEN_THICKNESS_MM)) + _FAR_RIM_SLACK_MM
+    if -blob.short_behind_mm <= flat_top:
+        return False
+    ax, ay = camera.away(blob.x_mm, blob.y_mm)
+    past = (blob.x_mm + ax * (blob.radius_mm + flat_top), blob.y_mm + ay * (blob.radius_mm + flat_top))
+    return not any(_on_token(past, other, camera) for other in discs if other is not blob)
 
 
 def _ahead_is_a_taken_base(blob: Blob, bases: list[Blob], camera: CameraPosition, settings: ArenaSettings) -> bool:
