@@ -72,6 +72,15 @@ def test_a_slit_is_looked_at_down_to_where_a_sight_line_through_it_meets_the_cub
         assert top_row < bottom < view.row(layer * cube)
 
 
+def test_the_layer_on_the_table_is_read_on_its_band_only(tower_scene):
+    # Its band lies just above the table line, not under a pair's top edge: rows further down
+    # would run past the table (a turned base's two faces read as apart there).
+    analyzer, last = _analyzer_and_last(tower_scene("stand", 3))
+    view = last.view
+    top_row = view.row(0.45 * analyzer.settings.cube_mm)  # the table layer's band, as _structure gives it
+    assert analyzer._slit_bottom(view, top_row) == top_row
+
+
 def test_a_lower_camera_sees_further_down_a_slit(tower_scene):
     analyzer, last = _analyzer_and_last(tower_scene("stand", 3))
     view = last.view

@@ -1194,9 +1194,14 @@ class TowerAnalyzer:
         the camera's 10-30 degrees that is 0.7-0.2 cube of rows, where the band's upper part alone
         is ~0.13 cube (2-3 rows, as many noisy samples of a faint slit's light)."""
         cube = self.settings.cube_mm
+        pair_bottom = view.z_of(top_row) + 0.05 * cube - cube
+        if pair_bottom < 0.5 * cube:
+            # Not a band under a pair's top edge: the layer on the table is read just above the
+            # table line (falling 360010 and ring 240023 read their turned base's two faces as
+            # apart on rows down past the table).
+            return top_row
         drop = SLIT_DEPTH_CUBES * math.tan(math.radians(view.geometry.elevation_deg)) + 0.05
-        bottom = view.z_of(top_row) + 0.05 * cube - cube + min(drop, 1.0) * cube
-        return view.row(bottom)
+        return view.row(pair_bottom + min(drop, 1.0) * cube)
 
     def _background_in_slit(self, obs: Observation, rows: slice, split: int, reach: int) -> int:
         """Whether the background shows between two faces near view column ``split``: clearly
