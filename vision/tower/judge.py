@@ -254,6 +254,11 @@ GAP_BRIGHTER = 1.35
 # mix of the faces' colours, or a crease or a lit side face could look the same.
 SLIT_BACKGROUND_SHARE = 0.4
 SLIT_CHROMA = 0.08
+# ... and the faces alone must miss that column's colour by this much (relative): the fit needs
+# the background.  Between touching arms (200 touching rings on 300000-300199, 200 very noisy ones
+# on 240000-240199) columns that missed by this much fitted at most 0.23 background; a legal
+# ring's slit clear enough for 0.4 misses the faces by 0.03-0.45 (one column of 300 did not).
+SLIT_SEEN_FACES_MISS = 0.03
 # A fainter slit (a narrower one, blurred into the faces): the background makes up at least this
 # share of a column whose colour is this far (relative) from any mix of the two faces at any
 # brightness.  With both faces and the background fitted, any colour between the three fits
@@ -267,6 +272,9 @@ SLIT_FACES_MISS = 0.08
 # A face whose pixels split between the colours takes the colour its averaged chromaticity is
 # nearer to only when the other is this many times further away.
 AVERAGED_COLOUR_MARGIN = 0.4
+# How deep (in cubes) the slit between two cubes side by side is: a cube, and up to 2 mm more
+# where they stand a little apart in depth (see ``_slit_bottom``).
+SLIT_DEPTH_CUBES = 1.2
 # Unchanged view columns side by side (1.5 mm): wider than the crease between touching faces.
 SLIT_WIDE_PX = 3
 # Runs of cube colour closer than this (in cube widths) may be split only by the crease between
@@ -1172,11 +1180,20 @@ class TowerAnalyzer:
 
         Background seen between them, unchanged from the reference, is a gap: a line of sight
         passes between the two.  Lower in the band the sight line through a narrow gap meets the
-        top face of the cube underneath, so only the upper part of the band is looked at.
+        top face of the cube underneath, so only the upper part of the band is looked at, and then
+        the slit down to where that sight line meets it (``_slit_bottom``).
         """
         upper = slice(lo, lo + max((hi - lo) * 2 // 3, 1))
         reach = int(0.15 * self.settings.cube_mm * VIEW_PX_PER_MM)
         slit = self._background_in_slit(obs, upper, split, reach)
+        # The slit shows the background further down too, as far as a sight line through it
+        # clears the cube under the pair: more rows of a faint slit average its noise down.  The
+        # top rows alone still count: lower down, what is behind may lie in the arms' shade.
+        through = slice(lo, self._slit_bottom(obs.view, lo))
+        if slit != SIDE_SEEN_APART and through.stop > upper.stop:
+            deeper = self._background_in_slit(obs, through, split, reach)
+            if deeper == SIDE_SEEN_APART or (deeper == SIDE_FAINT_APART and slit == SIDE_MAY_TOUCH):
+                slit = deeper
         if slit == SIDE_SEEN_APART:
             return slit
         # The wider average of a very noisy view smears each face outwards by its extra reach, so a
@@ -1196,6 +1213,27 @@ class TowerAnalyzer:
         if left.size and right.size and zone.max() > GAP_BRIGHTER * max(np.median(left), np.median(right)):
             return SIDE_SEEN_APART
         return SIDE_WIDE_APART
+
+    def _slit_bottom(self, view: SideView, top_row: int) -> int:
+        """The view row down to which a slit between two cubes side by side shows what is behind
+        them, for a band whose top is ``top_row`` (just under the pair's top edge).
+
+        A sight line through the slit falls by the slit's depth times the tangent of the camera's
+        elevation on its way through; the slit is a cube deep, and up to 1.2 cubes where the two
+        are set up to 2 mm apart in depth.  Lower than that it meets the top of the cube under the
+        pair (or the table): only the slit's part higher than that drop above the pair's bottom
+        shows the background, from the top edge down to the drop (with 0.05 cube to spare).  At
+        the camera's 10-30 degrees that is 0.7-0.2 cube of rows, where the band's upper part alone
+        is ~0.13 cube (2-3 rows, as many noisy samples of a faint slit's light)."""
+        cube = self.settings.cube_mm
+        pair_bottom = view.z_of(top_row) + 0.05 * cube - cube
+        if pair_bottom < 0.5 * cube:
+            # Not a band under a pair's top edge: the layer on the table is read just above the
+            # table line (falling 360010 and ring 240023 read their turned base's two faces as
+            # apart on rows down past the table).
+            return top_row
+        drop = SLIT_DEPTH_CUBES * math.tan(math.radians(view.geometry.elevation_deg)) + 0.05
+        return view.row(pair_bottom + min(drop, 1.0) * cube)
 
     def _background_in_slit(self, obs: Observation, rows: slice, split: int, reach: int) -> int:
         """Whether the background shows between two faces near view column ``split``: clearly
@@ -1240,13 +1278,17 @@ class TowerAnalyzer:
             if residual >= 0.25 * float(np.linalg.norm(colour[x])):
                 continue
             share = weights[2] / max(float(weights.sum()), 1e-9)
-            if share >= SLIT_BACKGROUND_SHARE:
+            faces_miss = _mix_residual(colour[x], faces)
+            # Only a colour the faces alone cannot give needs light from behind: where a mix of the
+            # faces fits as well, the fit's background share is a choice between equals (touching
+            # ring 300030, before a background near the light face's colour, fitted 0.43-0.52
+            # background at the crease with the faces alone missing by 0.005-0.014).
+            if share >= SLIT_BACKGROUND_SHARE and faces_miss >= SLIT_SEEN_FACES_MISS:
                 return SIDE_SEEN_APART
             # The faint share's thresholds hold for the still frames' average (two or more frames,
             # as measured): one frame alone carries up to ~2.5x the noise, enough to push a
             # touching pair's crease past them.
-            if (share >= SLIT_FAINT_SHARE and obs.still_colour is not None
-                    and _mix_residual(colour[x], faces) >= SLIT_FACES_MISS):
+            if share >= SLIT_FAINT_SHARE and obs.still_colour is not None and faces_miss >= SLIT_FACES_MISS:
                 found = SIDE_FAINT_APART
         return found
 
