@@ -438,10 +438,33 @@ class TowerAnalyzer:
         changed, light, heavy = (m.view(bool) for m in cv2.split(masks))
         # Skin is close to light wood: a hand about as bright as what is behind it only shows as
         # "cube colour", so cube-coloured pixels count for the hand search too (no tower reaches
-        # the top or the sides of the view).
-        hand, from_front, at_frame_edge = self._hands(changed | light | heavy, view, frame.shape)
+        # the top or the sides of the view).  A hand of the table's very colour still hides the
+        # table's grain: where that is gone, something covers the table.
+        hidden_grain = self._grain_hidden(normalised, view)
+        hand, from_front, at_frame_edge = self._hands(changed | light | heavy | hidden_grain, view, frame.shape)
         return Observation(frame, changed, light, heavy, hand, from_front, view, raw, white, normalised,
                            at_frame_edge)
+
+    def _reference_grain(self, view: SideView) -> tuple[np.ndarray, np.ndarray]:
+        """The reference's grain (local contrast, :func:`_local_contrast`) and where it stands
+        clear of the sensor noise: above GRAIN_OVER_NOISE times the flattest tenth of the view,
+        which is the mat's plain paper (always in view), so that level is the noise's."""
+        key = ("grain", view.y_mm)
+        if key not in self._ref_cache:
+            grain = _local_contrast(self._reference_view(view))
+            flat = grain.ravel()
+            k = len(flat) // 10
+            noise = float(np.partition(flat, k)[k])
+            self._ref_cache[key] = (grain, grain > GRAIN_OVER_NOISE * noise)
+        return self._ref_cache[key]
+
+    def _grain_hidden(self, normalised: np.ndarray, view: SideView) -> np.ndarray:
+        """Where the reference's clear grain (a wooden table, a cloth) is gone: a hand covers it, even
+        one of the table's own colour and brightness (hand_top 420007: a finger of the wood table's
+        colour resting on the top cube differed from the reference by less than the noise).  Relative
+        contrast, so a shadow, which darkens the grain but keeps it, hides nothing."""
+        grain, clear = self._reference_grain(view)
+        return clear & (_local_contrast(normalised) < GRAIN_KEPT * grain)
 
     def _hands(self, changed: np.ndarray, view: SideView, frame_shape: tuple[int, ...]) -> tuple[np.ndarray, bool, bool]:
         """Changed blobs bigger than a cube that reach in from the top, the sides or the front; whether
@@ -1430,6 +1453,24 @@ class TowerAnalyzer:
             elapsed_ms=(time.perf_counter() - started) * 1000.0, annotated=image,
             heavy_seen=heavy_seen, light_seen=light_seen,
         )
+
+
+# Grain (local contrast) of the reference counts where it is this many times the sensor noise's,
+# and it is hidden where less than this share of it is left.
+GRAIN_OVER_NOISE = 3.0
+GRAIN_KEPT = 0.4
+# Grain is measured over this many view pixels square (4.5 mm: a few of a wood grain's lines).
+GRAIN_WINDOW = 9
+
+
+def _local_contrast(colour: np.ndarray) -> np.ndarray:
+    """The standard deviation of the grey level over GRAIN_WINDOW-square neighbourhoods, relative to
+    their mean brightness (so the same texture in shadow or with the exposure drifted reads the same)."""
+    grey = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
+    size = (GRAIN_WINDOW, GRAIN_WINDOW)
+    mean = cv2.blur(grey, size)
+    spread = cv2.sqrt(cv2.max(cv2.blur(grey * grey, size) - mean * mean, 0.0))
+    return spread / np.maximum(mean, 0.02)
 
 
 def _opened_at_edges(mask: np.ndarray, side: int, side_rows: int) -> np.ndarray:
