@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision.tower import Reason, Verdict, judge_tower
-from vision.tower.judge import TowerAnalyzer
+from vision.tower.judge import HAND_EDGE_MARGIN, TowerAnalyzer, _near_edges
 
 # Seed 420007 of the accuracy bench (fresh range): four light cubes before a wood-brown table.
 WOOD_TABLE_420007 = dict(frames=5, dim=False, nudge_px=2.221160328795073, exposure_drift=0.15185842619666676,
@@ -67,7 +67,7 @@ def test_a_smooth_patch_over_the_table_hides_its_grain(tower_scene):
     # Something of the table's mean colour and brightness covers the patch: no colour change, but
     # the grain is gone.
     colour[rows, cols] = colour[rows, cols].reshape(-1, 3).mean(axis=0)
-    hidden = analyzer._grain_hidden(colour, view)
+    hidden = analyzer._grain_hidden_everywhere(colour, view)
     _, clear = analyzer._reference_grain(view)
     inner = (slice(rows.start + 5, rows.stop - 5), slice(cols.start + 5, cols.stop - 5))
     assert hidden[inner][clear[inner]].mean() > 0.9
@@ -83,6 +83,32 @@ def test_a_shadow_on_the_table_keeps_its_grain(tower_scene):
     rows, cols = _table_rows(analyzer), slice(10, 50)
     colour = analyzer._reference_view(view).copy()
     colour[rows, cols] *= 0.5
-    hidden = analyzer._grain_hidden(colour, view)
+    hidden = analyzer._grain_hidden_everywhere(colour, view)
     inner = (slice(rows.start + 5, rows.stop - 5), slice(cols.start + 5, cols.stop - 5))
     assert not hidden[inner].any()
+
+
+@pytest.mark.parametrize("patches_seed", [1, 2])
+def test_the_look_at_the_edges_alone_misses_no_hidden_grain_near_them(tower_scene, patches_seed):
+    # Most frames only measure the strips along the entry edges; that must say "hidden near an
+    # edge" exactly when the whole view's measure does (else a hand could be skipped).
+    scene = tower_scene("stand", 420007, heavy=0, light=4, **WOOD_TABLE_420007)
+    analyzer = TowerAnalyzer(scene.frames[0], heavy=scene.heavy, light=scene.light)
+    view = analyzer.view
+    colour = analyzer.observe(scene.frames[-1]).colour
+    nothing_changed = np.zeros(colour.shape[:2], bool)
+    rng = np.random.default_rng(patches_seed)
+    outcomes = set()
+    for _ in range(60):
+        patched = colour.copy()
+        y, x = rng.integers(0, colour.shape[0]), rng.integers(0, colour.shape[1])
+        h, w = rng.integers(3, 30, size=2)
+        patched[y:y + h, x:x + w] = patched[y:y + h, x:x + w].reshape(-1, 3).mean(axis=0)
+        whole = analyzer._grain_hidden_everywhere(patched, view)
+        near = _near_edges(whole, analyzer._hand_entry_rows(view), HAND_EDGE_MARGIN)
+        gated = analyzer._grain_hidden(patched, view, nothing_changed)
+        assert (gated is not None) == near
+        if gated is not None:
+            assert np.array_equal(gated, whole)
+        outcomes.add(near)
+    assert outcomes == {True, False}  # both sides of the gate were tried
