@@ -446,10 +446,64 @@ class TowerAnalyzer:
         changed, light, heavy = (m.view(bool) for m in cv2.split(masks))
         # Skin is close to light wood: a hand about as bright as what is behind it only shows as
         # "cube colour", so cube-coloured pixels count for the hand search too (no tower reaches
-        # the top or the sides of the view).
-        hand, from_front, at_frame_edge = self._hands(changed | light | heavy, view, frame.shape)
+        # the top or the sides of the view).  A hand of the table's very colour still hides the
+        # table's grain: where that is gone, something covers the table.
+        hand_like = changed | light | heavy
+        hidden_grain = self._grain_hidden(normalised, view, hand_like)
+        if hidden_grain is not None:
+            hand_like |= hidden_grain
+        hand, from_front, at_frame_edge = self._hands(hand_like, view, frame.shape)
         return Observation(frame, changed, light, heavy, hand, from_front, view, raw, white, normalised,
                            at_frame_edge)
+
+    def _reference_grain(self, view: SideView) -> tuple[np.ndarray, np.ndarray]:
+        """The reference's grain (local contrast, :func:`_local_contrast`) and where it stands
+        clear of the sensor noise: above GRAIN_OVER_NOISE times the flattest tenth of the view,
+        which is the mat's plain paper (always in view), so that level is the noise's."""
+        key = ("grain", view.y_mm)
+        if key not in self._ref_cache:
+            grain = _local_contrast(self._reference_view(view))
+            flat = grain.ravel()
+            k = len(flat) // 10
+            noise = float(np.partition(flat, k)[k])
+            self._ref_cache[key] = (grain, grain > GRAIN_OVER_NOISE * noise)
+        return self._ref_cache[key]
+
+    def _grain_hidden(self, normalised: np.ndarray, view: SideView, changed: np.ndarray) -> np.ndarray | None:
+        """Where the reference's clear grain (a wooden table, a cloth) is gone: a hand covers it, even
+        one of the table's own colour and brightness (hand_top 420007: a finger of the wood table's
+        colour resting on the top cube differed from the reference by less than the noise).  Relative
+        contrast, so a shadow, which darkens the grain but keeps it, hides nothing.
+
+        None where that cannot make a hand: a hand comes in across an entry edge, so unless
+        ``changed`` (what the hand search reads anyway) or hidden grain comes near one, there is none.
+        Most frames stop there, after a look at the edges' strips only."""
+        if not _near_edges(changed, self._hand_entry_rows(view), HAND_EDGE_MARGIN):
+            strips = self._edge_grain_strips(view)
+            if strips is not None and not any(
+                    (_local_contrast(normalised[rows][:, cols]) < threshold).any()
+                    for (rows, cols), threshold in strips):
+                return None
+        return self._grain_hidden_everywhere(normalised, view)
+
+    def _grain_hidden_everywhere(self, normalised: np.ndarray, view: SideView) -> np.ndarray:
+        """Where the reference's clear grain is gone, over the whole view."""
+        grain, clear = self._reference_grain(view)
+        return clear & (_local_contrast(normalised) < GRAIN_KEPT * grain)
+
+    def _edge_grain_strips(self, view: SideView) -> list[tuple[Any, np.ndarray]] | None:
+        """:func:`_edge_grain_strips` of this view's reference (an empty list: no clear grain near
+        the entry edges, so none can be hidden there)."""
+        key = ("grain strips", view.y_mm)
+        if key not in self._ref_cache:
+            grain, clear = self._reference_grain(view)
+            strips = _edge_grain_strips(grain, clear, self._hand_entry_rows(view))
+            self._ref_cache[key] = strips if strips is None else [s for s in strips if (s[1] >= 0).any()]
+        return self._ref_cache[key]
+
+    def _hand_entry_rows(self, view: SideView) -> int:
+        """The view row above which a blob may come in from the sides: below it, cubes lying about."""
+        return view.row(1.5 * self.settings.cube_mm)
 
     def _hands(self, changed: np.ndarray, view: SideView, frame_shape: tuple[int, ...]) -> tuple[np.ndarray, bool, bool]:
         """Changed blobs bigger than a cube that reach in from the top, the sides or the front; whether
@@ -459,11 +513,11 @@ class TowerAnalyzer:
         hand = np.zeros_like(changed)
         if np.count_nonzero(changed) < 1.5 * cube_px * cube_px:
             return hand, False, False
-        low_row = view.row(1.5 * self.settings.cube_mm)  # below this a blob may be cubes lying about
+        low_row = self._hand_entry_rows(view)
         # A hand comes in across an entry edge, and what is opened below is never more than the
         # changed pixels and the dense areas (whose 7 x 7 count reaches 3 pixels in): with nothing
         # changed that near an entry edge nothing can, and the filter and the openings are skipped.
-        if not _near_edges(changed, low_row, 3):
+        if not _near_edges(changed, low_row, HAND_EDGE_MARGIN):
             return hand, False, False
         # Hands and arms are thick; the opening keeps them and drops thin edge noise.  In a dim room
         # a hand may show only as dense speckle: fill areas where most pixels are set first.
@@ -1472,6 +1526,56 @@ class TowerAnalyzer:
             elapsed_ms=(time.perf_counter() - started) * 1000.0, annotated=image,
             heavy_seen=heavy_seen, light_seen=light_seen,
         )
+
+
+# Grain (local contrast) of the reference counts where it is this many times the sensor noise's,
+# and it is hidden where less than this share of it is left.
+GRAIN_OVER_NOISE = 3.0
+GRAIN_KEPT = 0.4
+# Grain is measured over this many view pixels square (4.5 mm: a few of a wood grain's lines).
+GRAIN_WINDOW = 9
+
+
+# The hand search reads nothing unless something changed this near (in view pixels) an entry edge.
+HAND_EDGE_MARGIN = 3
+
+
+def _edge_grain_strips(grain: np.ndarray, clear: np.ndarray, side_rows: int) -> list[tuple[Any, np.ndarray]] | None:
+    """The strips along the view's entry edges on which :func:`_local_contrast` decides, pixel for
+    pixel, whether the reference's clear ``grain`` is gone anywhere that
+    ``_near_edges(..., side_rows, HAND_EDGE_MARGIN)`` reads: the top and bottom strips stacked as one
+    image, the two side strips side by side.  Each strip reaches GRAIN_WINDOW // 2 past the margin,
+    so every window deciding a pixel within the margin lies inside its own strip, and an edge's
+    border is the view's own (as on the whole view).  Per strip, the index into the view and the
+    contrast below which the grain is gone (-1, never, outside the margin or where no clear grain
+    was); None where the view is too small for strips (measure it whole)."""
+    h, w = clear.shape
+    margin = HAND_EDGE_MARGIN + 1
+    reach = GRAIN_WINDOW // 2
+    deep = margin + reach
+    if h < 2 * deep or w < 2 * deep:
+        return None
+    down = min(len(range(h)[:side_rows]) + HAND_EDGE_MARGIN, h)
+    edge = np.r_[0:margin, 2 * deep - margin:2 * deep]  # the margin's pixels within a stacked strip
+    strips = []
+    for index, read in (((np.r_[0:deep, h - deep:h], slice(None)), (edge, slice(None))),
+                        ((slice(0, min(down + reach, h)), np.r_[0:deep, w - deep:w]), (slice(0, down), edge))):
+        threshold = np.where(clear, GRAIN_KEPT * grain, -1.0).astype(np.float32)[index[0]][:, index[1]]
+        inside = np.zeros(threshold.shape, bool)
+        inside[read[0], read[1]] = True
+        threshold[~inside] = -1.0
+        strips.append((index, threshold))
+    return strips
+
+
+def _local_contrast(colour: np.ndarray) -> np.ndarray:
+    """The standard deviation of the grey level over GRAIN_WINDOW-square neighbourhoods, relative to
+    their mean brightness (so the same texture in shadow or with the exposure drifted reads the same)."""
+    grey = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
+    size = (GRAIN_WINDOW, GRAIN_WINDOW)
+    mean = cv2.blur(grey, size)
+    spread = cv2.sqrt(cv2.max(cv2.blur(grey * grey, size) - mean * mean, 0.0))
+    return spread / np.maximum(mean, 0.02)
 
 
 def _opened_at_edges(mask: np.ndarray, side: int, side_rows: int) -> np.ndarray:
