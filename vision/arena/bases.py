@@ -362,6 +362,8 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.UNSURE  # a figure on a base the colour of the board, or a token at a base
         if blob.figure is Evidence.UNKNOWN and blob.tiered >= MAX_TOKEN_TIERED:
             return Kind.UNSURE  # a faint ring round a strong middle: a base round a figure?
+        if _ringed_and_hollow(blob):
+            return Kind.UNSURE  # a faint ring round a disc not all changed: a base the board's colour?
         if blob.figure is Evidence.UNKNOWN and blob.rim_ahead:
             return Kind.UNSURE  # a figure's top, seen from high above, over a base the board's colour?
         if blob.figure is Evidence.UNKNOWN and (blob.fit_error_mm > CRISP_RIM_MM or blob.coverage < SIZE_ALONE_COVERAGE):
@@ -412,6 +414,22 @@ def _ringed_figure(blob: Blob) -> bool:
     return (blob.tiered >= MAX_TOKEN_TIERED and blob.figure in (Evidence.YES, Evidence.UNKNOWN) and blob.stands_up
             and blob.fit_error_mm <= CRISP_RIM_MM and blob.coverage >= MIN_BASE_COVERAGE
             and blob.ahead <= MAX_CHANGE_AHEAD)
+
+
+def _ringed_and_hollow(blob: Blob) -> bool:
+    """A token-sized rim that steps down to a fainter ring round a disc not all changed: what a
+    base close to the board's colour round a figure's foot looks like when its figure does not
+    stand up out of it plainly (fresh seed 270401, 48 degrees up: a 28 mm base the board's
+    colour fitted 20.2 mm, tiered 0.60, figure partial, coverage 0.91).
+
+    A token is one solid disc of one colour: all of its fitted disc is its own top, and changed.
+    A fainter ring at its outline comes from outside that disc (its shaded side or shadow): the
+    real tokens that reach ``tiered`` 0.38-0.43 on 250000-250299 all cover their disc (1.00).
+    A base the board's colour changes only at its faint ring and under its figure, so its fitted
+    disc keeps unchanged parts. Either may be a token dropped on the board's colour; with the
+    ring and the hollow together, it is a doubt, not a token.
+    """
+    return blob.tiered >= MAX_TOKEN_TIERED and blob.coverage < SIZE_ALONE_COVERAGE
 
 
 def is_clear_base(blob: Blob, settings: ArenaSettings) -> bool:
