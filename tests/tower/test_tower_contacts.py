@@ -2,7 +2,7 @@
 
 import pytest
 
-from vision.tower import TowerSettings, Verdict, judge_tower
+from vision.tower import TowerSettings, Verdict
 from vision.tower.judge import (
     SIDE_MAY_TOUCH,
     SIDE_SEEN_APART,
@@ -11,20 +11,17 @@ from vision.tower.judge import (
     _CubeBox,
     _merge_fragments,
 )
+from tower_judging import judge_scene
 
 CUBE = 10.0
 MIN_OVERLAP = 0.15 * CUBE
-
-
-def _judge(scene):
-    return judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
 
 
 @pytest.mark.parametrize("seed", [0, 2, 3])
 def test_a_y_fork_with_light_showing_between_the_pair_passes(tower_scene, seed):
     # The base carries two cubes a hair apart (each carrying one more): the gap shows, so no cube
     # touches three.
-    v = _judge(tower_scene("y_fork", seed))
+    v = judge_scene(tower_scene("y_fork", seed))
     assert v.verdict is Verdict.PASS, v
     assert v.reasons == []
     assert v.ground_contacts == 1
@@ -35,7 +32,7 @@ def test_a_y_fork_with_light_showing_between_the_pair_passes(tower_scene, seed):
 def test_a_y_fork_too_wide_to_touch_passes_for_the_referee_to_confirm(tower_scene, seed):
     # No light shows between the pair, but they are wider than two touching cubes can look: a
     # pass, below the confidence at which the service applies it without the referee.
-    v = _judge(tower_scene("y_fork", seed))
+    v = judge_scene(tower_scene("y_fork", seed))
     assert v.verdict is Verdict.PASS, v
     assert 0.5 < v.confidence < TowerSettings().auto_confirm_confidence
 
@@ -126,4 +123,4 @@ def test_a_cube_camouflaged_by_a_supply_cube_behind_it_does_not_fail_a_y_fork(to
     # The view cannot vouch for that: uncertain (or pass), never fail.
     scene = tower_scene("y_fork", 5008, heavy=2, light=4, frames=frames, nudge_px=0.6, distractors=9, near=0.47,
                         off_spot_mm=7.8, exposure_drift=drift, noise=noise)
-    assert _judge(scene).verdict is not Verdict.FAIL
+    assert judge_scene(scene).verdict is not Verdict.FAIL

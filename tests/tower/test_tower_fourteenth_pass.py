@@ -9,17 +9,14 @@ import numpy as np
 
 import pytest
 
-from vision.tower import Reason, Verdict, judge_tower
+from vision.tower import Reason, Verdict
 from vision.tower.judge import HAND_EDGE_MARGIN, TowerAnalyzer, _near_edges
+from tower_judging import judge_scene
 
 # Seed 420007 of the accuracy bench (fresh range): four light cubes before a wood-brown table.
 WOOD_TABLE_420007 = dict(frames=5, dim=False, nudge_px=2.221160328795073, exposure_drift=0.15185842619666676,
                          off_spot_mm=9.255948824495283, distractors=2, noise=2.285265993483758, pile=False,
                          near=0.4116570706398525)
-
-
-def _judge(scene):
-    return judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
 
 
 def _table_rows(analyzer: TowerAnalyzer) -> slice:
@@ -35,7 +32,7 @@ def test_a_finger_of_the_tables_colour_on_the_top_cube_is_a_hand(tower_scene):
     # Was a pass at 0.97: the hand over the table changed the view by less than the noise, and the
     # finger over the mat's paper read as a light cube, part of the top cube.
     scene = tower_scene("hand_top", 420007, heavy=0, light=4, **WOOD_TABLE_420007)
-    verdict = _judge(scene)
+    verdict = judge_scene(scene)
     assert verdict.verdict is Verdict.FAIL, verdict
     assert verdict.reasons == [Reason.HAND]
 
@@ -52,7 +49,7 @@ def test_the_same_room_without_the_hand_still_passes(tower_scene, kind):
     # The same table, cubes and camera: the top cube stands before the grained table and hides a
     # little of its grain, but nothing joins that to the view's edge -- never a hand.
     scene = tower_scene(kind, 420007, heavy=0, light=4, **WOOD_TABLE_420007)
-    verdict = _judge(scene)
+    verdict = judge_scene(scene)
     assert verdict.verdict is Verdict.PASS, verdict
     analyzer = TowerAnalyzer(scene.frames[0], heavy=scene.heavy, light=scene.light)
     assert not analyzer.observe(scene.frames[-1]).hand.any()

@@ -3,10 +3,7 @@ rebuilt from the generator with the bench's options for that seed."""
 
 from vision.tower import Reason, Verdict, judge_tower
 from vision.tower.judge import TowerAnalyzer
-
-
-def _judge(scene):
-    return judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
+from tower_judging import judge_scene
 
 
 def test_a_shaded_top_cube_against_a_table_of_its_own_hue_is_not_counted_missing(tower_scene):
@@ -15,7 +12,7 @@ def test_a_shaded_top_cube_against_a_table_of_its_own_hue_is_not_counted_missing
     # factor in every channel), so it shows no change.  It may be there: uncertain, never fail.
     scene = tower_scene("stand", 60005, heavy=1, light=3, frames=2, nudge_px=3.48, exposure_drift=0.03,
                         off_spot_mm=7.78, distractors=3, noise=1.16, near=0.3)
-    assert _judge(scene).verdict is not Verdict.FAIL
+    assert judge_scene(scene).verdict is not Verdict.FAIL
 
 
 DIM_NOISY_ROOM = dict(heavy=4, light=5, frames=4, dim=True, nudge_px=3.08, exposure_drift=0.17, off_spot_mm=5.73,
@@ -39,7 +36,7 @@ def test_a_turned_base_split_into_two_narrow_faces_in_a_dim_room_is_not_two_cube
     scene = tower_scene("top_pair", 70028, heavy=0, light=3, frames=3, dim=True, nudge_px=0.9331862959847101,
                         exposure_drift=0.1493419883358255, off_spot_mm=2.304386021292059, distractors=6,
                         noise=5.121421589744978, near=0.4362561701740357)
-    assert _judge(scene).verdict is not Verdict.FAIL
+    assert judge_scene(scene).verdict is not Verdict.FAIL
 
 
 def test_a_fork_whose_pair_seems_held_only_from_the_side_is_not_passed(tower_scene):
@@ -49,7 +46,7 @@ def test_a_fork_whose_pair_seems_held_only_from_the_side_is_not_passed(tower_sce
     scene = tower_scene("fork", 90019, heavy=3, light=4, frames=5, nudge_px=1.7892608327476949,
                         exposure_drift=0.029004570083017024, off_spot_mm=10.214352788853539, distractors=5,
                         noise=1.1970717813538503, near=0.5109095309097561)
-    assert _judge(scene).verdict is not Verdict.PASS
+    assert judge_scene(scene).verdict is not Verdict.PASS
 
 
 def test_a_blob_narrower_than_any_cube_face_beside_the_tower_is_no_sure_ground_contact(tower_scene):
@@ -58,7 +55,7 @@ def test_a_blob_narrower_than_any_cube_face_beside_the_tower_is_no_sure_ground_c
     # table (a fail at 0.92); it may be a mostly hidden cube or none at all.
     scene = tower_scene("lean", 110011, heavy=4, light=4, frames=2, dim=True, nudge_px=3.53, exposure_drift=0.042,
                         off_spot_mm=3.81, distractors=4, noise=5.92, pile=False, near=0.436)
-    assert _judge(scene).verdict is not Verdict.FAIL
+    assert judge_scene(scene).verdict is not Verdict.FAIL
 
 
 TALL_TOWER_IN_A_DIM_ROOM = dict(heavy=2, light=2, frames=6, dim=True, nudge_px=1.51, exposure_drift=0.054,
@@ -71,7 +68,7 @@ def test_a_top_face_against_a_dark_table_is_not_one_more_cube(tower_scene):
     # fifth, thin cube (a wrong fail on cube_count at 0.85).  The top of that layer, where a cube's
     # front face would show, is unchanged background: no cube there.
     scene = tower_scene("stand", 50027, **TALL_TOWER_IN_A_DIM_ROOM)
-    verdict = _judge(scene)
+    verdict = judge_scene(scene)
     assert verdict.verdict is not Verdict.FAIL
     assert verdict.heavy_seen + verdict.light_seen == 4
 
@@ -91,7 +88,7 @@ def test_an_arm_joined_to_a_piece_of_its_colour_behind_it_is_no_sure_third_neigh
     # rests on which is unsure.
     scene = tower_scene("ring", 130000, heavy=4, light=2, frames=4, nudge_px=3.21, exposure_drift=0.056,
                         off_spot_mm=10.714, distractors=9, noise=5.382, pile=False, near=0.427)
-    assert _judge(scene).verdict is not Verdict.FAIL
+    assert judge_scene(scene).verdict is not Verdict.FAIL
 
 
 def test_a_cap_the_colours_miss_in_a_dim_room_is_not_counted_missing(tower_scene):
@@ -101,7 +98,7 @@ def test_a_cap_the_colours_miss_in_a_dim_room_is_not_counted_missing(tower_scene
     scene = tower_scene("ring", 130015, heavy=3, light=5, frames=4, dim=True, nudge_px=1.082275547820764,
                         exposure_drift=0.0748770523149513, off_spot_mm=3.398419946082202, distractors=7,
                         noise=4.643695756382339, pile=False, near=0.5418984500440046)
-    assert _judge(scene).verdict is not Verdict.FAIL
+    assert judge_scene(scene).verdict is not Verdict.FAIL
 
 
 def test_a_dark_arm_the_colours_miss_under_an_overhang_is_not_counted_missing(tower_scene):
@@ -112,4 +109,4 @@ def test_a_dark_arm_the_colours_miss_under_an_overhang_is_not_counted_missing(to
     scene = tower_scene("ring", 150020, heavy=1, light=5, frames=6, dim=True, nudge_px=2.835747268796888,
                         exposure_drift=0.05660100927742982, off_spot_mm=9.110942634011538, distractors=1,
                         noise=4.854030721292094, pile=False, near=0.5243500122125605)
-    assert _judge(scene).verdict is not Verdict.FAIL
+    assert judge_scene(scene).verdict is not Verdict.FAIL

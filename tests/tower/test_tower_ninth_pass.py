@@ -10,6 +10,7 @@ import pytest
 
 from vision.tower import Reason, Verdict, judge_tower
 from vision.tower.judge import UNCLEAR_VIEW, TowerAnalyzer, _cubes_across, _CubeBox, _open_doubts, _run_units, _speckle, _Structure
+from tower_judging import analyzer_and_last
 
 MIN_OVERLAP = 1.5  # the judge's 0.15 cube
 
@@ -76,13 +77,6 @@ def test_a_run_just_short_of_two_cubes_reads_one_cube_maybe_more():
     assert _run_units(1.75) % 1 < 0.5  # the other reading is one cube (one fewer)
 
 
-def _analyzer_and_last(scene):
-    analyzer = TowerAnalyzer(scene.frames[0], heavy=scene.heavy, light=scene.light)
-    observations = [analyzer.observe(frame) for frame in scene.frames[1:]]
-    last = analyzer._with_still_colour(analyzer._final_observation(observations[-1]), observations)
-    return analyzer, last
-
-
 @pytest.mark.parametrize(("rgb", "expected"), [
     ((110, 30, 25), True),  # heavy wood, in units of the quiet-zone white
     ((225, 190, 140), False),  # light wood
@@ -90,7 +84,7 @@ def _analyzer_and_last(scene):
     ((120, 120, 120), None),  # grey: no cube colour at all
 ])
 def test_a_face_colour_is_read_from_its_average(tower_scene, rgb, expected):
-    analyzer, last = _analyzer_and_last(tower_scene("stand", 3, frames=3))
+    analyzer, last = analyzer_and_last(tower_scene("stand", 3, frames=3))
     # The still frames' average of a face in this colour with heavy noise on every pixel.
     noise = np.random.default_rng(0).normal(0.0, 0.08, last.colour.shape).astype(np.float32)
     face = np.float32([rgb[2], rgb[1], rgb[0]]) / 255.0 + noise
@@ -99,7 +93,7 @@ def test_a_face_colour_is_read_from_its_average(tower_scene, rgb, expected):
 
 
 def test_a_hand_may_reach_the_tower_across_a_background_of_skin_colour(tower_scene):
-    analyzer, last = _analyzer_and_last(tower_scene("stand", 3, frames=3))
+    analyzer, last = analyzer_and_last(tower_scene("stand", 3, frames=3))
     h, w = last.hand.shape
     tower = np.zeros((h, w), bool)
     tower[h // 3: h - 40, w // 2 - 10: w // 2 + 10] = True

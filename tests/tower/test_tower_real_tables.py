@@ -4,12 +4,9 @@ import numpy as np
 import pytest
 
 from vision.synth.tower_scene import Look, render_mat_texture
-from vision.tower import Reason, TowerSettings, Verdict, judge_tower
+from vision.tower import Reason, TowerSettings, Verdict
 from vision.tower.geometry import detect_mat_markers
-
-
-def _judge(scene):
-    return judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
+from tower_judging import judge_scene
 
 
 @pytest.mark.parametrize("style", ["plain", "product", "busy"])
@@ -29,14 +26,14 @@ def test_every_mat_print_shows_both_markers_where_the_spec_puts_them(style):
 def test_the_verdict_does_not_depend_on_the_mat_print(tower_scene, kind, seed, style):
     scene = tower_scene(kind, seed)
     assert scene.look.mat_style == style
-    assert _judge(scene).verdict.value == scene.expected
+    assert judge_scene(scene).verdict.value == scene.expected
 
 
 @pytest.mark.parametrize("seed", [9, 13, 18])
 def test_a_hand_in_a_dim_room_is_still_a_hand(tower_scene, seed):
     # In a dim room the hand is about as bright as the wall behind it: it shows only as
     # skin-coloured speckle, close to light wood.  It still holds the tower.
-    v = _judge(tower_scene("hand_top", seed, dim=True))
+    v = judge_scene(tower_scene("hand_top", seed, dim=True))
     assert v.verdict is Verdict.FAIL, v
     assert v.reasons == [Reason.HAND]
 
@@ -46,7 +43,7 @@ def test_pieces_behind_the_spot_and_a_nudged_camera_do_not_fail_a_standing_tower
     # The outline a nudge leaves around a supply cube is no cube on the table, and the line it
     # leaves along the far mat edge is no hand.
     scene = tower_scene("stand", 9, distractors=10, near=1.0, nudge_px=4.0)
-    v = _judge(scene)
+    v = judge_scene(scene)
     assert v.verdict is Verdict.PASS, v
     assert v.ground_contacts == 1
 
@@ -54,7 +51,7 @@ def test_pieces_behind_the_spot_and_a_nudged_camera_do_not_fail_a_standing_tower
 @pytest.mark.parametrize("seed", [0, 1])
 def test_the_fighters_cubes_beside_the_mat_at_the_start_are_no_change_at_the_spot(tower_scene, seed):
     stand = tower_scene("stand", seed, pile=True)
-    assert _judge(stand).verdict is Verdict.PASS
-    aside = _judge(tower_scene("aside", seed, pile=True))
+    assert judge_scene(stand).verdict is Verdict.PASS
+    aside = judge_scene(tower_scene("aside", seed, pile=True))
     assert aside.verdict is Verdict.FAIL
     assert Reason.CUBE_COUNT in aside.reasons

@@ -5,12 +5,9 @@ it sees the background between the arms; it never passes a touching ring."""
 import numpy as np
 import pytest
 
-from vision.tower import Verdict, judge_tower
+from vision.tower import Verdict
 from vision.tower.judge import SIDE_SEEN_APART, TowerAnalyzer, _mix, _mix_residual
-
-
-def _judge(scene):
-    return judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
+from tower_judging import judge_scene
 
 
 def _pairs_seen_apart(scene) -> int:
@@ -52,7 +49,7 @@ def test_a_background_of_the_faces_hue_cannot_show_a_slit():
                   distractors=4, noise=4.629, pile=True, near=0.208)),
 ])
 def test_a_touching_ring_with_a_lit_side_face_between_its_arms_is_not_passed(tower_scene, seed, options):
-    assert _judge(tower_scene("touching_ring", seed, **options)).verdict is not Verdict.PASS
+    assert judge_scene(tower_scene("touching_ring", seed, **options)).verdict is not Verdict.PASS
 
 
 @pytest.mark.parametrize("seed, options", [
@@ -77,7 +74,7 @@ def test_touching_arms_are_not_seen_apart_through_a_crease_or_camouflage(tower_s
                   distractors=8, noise=1.494, pile=False, near=0.074)),
 ])
 def test_a_ring_with_the_background_showing_between_its_arms_passes(tower_scene, seed, options):
-    verdict = _judge(tower_scene("ring", seed, **options))
+    verdict = judge_scene(tower_scene("ring", seed, **options))
     assert verdict.verdict is Verdict.PASS
     assert verdict.confidence >= 0.9
 
@@ -85,5 +82,5 @@ def test_a_ring_with_the_background_showing_between_its_arms_passes(tower_scene,
 def test_touching_rings_are_never_passed(tower_scene):
     # A spread of rooms, cameras and tables; the arms touch (0-0.3 mm apart): three neighbours.
     for seed in range(300, 306):
-        verdict = _judge(tower_scene("touching_ring", seed, heavy=1, light=5, frames=2, distractors=3))
+        verdict = judge_scene(tower_scene("touching_ring", seed, heavy=1, light=5, frames=2, distractors=3))
         assert verdict.verdict is not Verdict.PASS, seed

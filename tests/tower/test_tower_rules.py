@@ -3,16 +3,13 @@
 import pytest
 
 from vision.tower import Reason, Verdict, judge_tower
-
-
-def _judge(scene):
-    return judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
+from tower_judging import judge_scene
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_a_standing_tower_passes_with_one_ground_contact(tower_scene, seed):
     scene = tower_scene("stand", seed)
-    v = _judge(scene)
+    v = judge_scene(scene)
     assert v.verdict is Verdict.PASS, v
     assert v.reasons == []
     assert v.ground_contacts == 1
@@ -23,12 +20,12 @@ def test_a_standing_tower_passes_with_one_ground_contact(tower_scene, seed):
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_a_leaning_tower_that_stands_still_passes(tower_scene, seed):
-    assert _judge(tower_scene("lean", seed)).verdict is Verdict.PASS
+    assert judge_scene(tower_scene("lean", seed)).verdict is Verdict.PASS
 
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_two_cubes_on_the_table_break_the_one_ground_contact_rule(tower_scene, seed):
-    v = _judge(tower_scene("two_ground", seed))
+    v = judge_scene(tower_scene("two_ground", seed))
     assert v.verdict is Verdict.FAIL
     assert Reason.GROUND_CONTACTS in v.reasons
     assert v.ground_contacts >= 2
@@ -36,7 +33,7 @@ def test_two_cubes_on_the_table_break_the_one_ground_contact_rule(tower_scene, s
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_a_cube_carrying_two_while_sitting_on_another_breaks_the_neighbour_limit(tower_scene, seed):
-    v = _judge(tower_scene("fork", seed))
+    v = judge_scene(tower_scene("fork", seed))
     assert v.verdict is Verdict.FAIL
     assert Reason.CUBE_NEIGHBOURS in v.reasons
     assert v.ground_contacts == 1
@@ -44,14 +41,14 @@ def test_a_cube_carrying_two_while_sitting_on_another_breaks_the_neighbour_limit
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_two_separate_towers_are_not_one_structure(tower_scene, seed):
-    v = _judge(tower_scene("two_towers", seed))
+    v = judge_scene(tower_scene("two_towers", seed))
     assert v.verdict is Verdict.FAIL
     assert Reason.NOT_ONE_STRUCTURE in v.reasons
 
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_a_cube_left_aside_fails(tower_scene, seed):
-    v = _judge(tower_scene("aside", seed))
+    v = judge_scene(tower_scene("aside", seed))
     assert v.verdict is Verdict.FAIL
     assert Reason.CUBE_COUNT in v.reasons
     assert Reason.NOT_ONE_STRUCTURE in v.reasons
@@ -60,7 +57,7 @@ def test_a_cube_left_aside_fails(tower_scene, seed):
 @pytest.mark.parametrize("seed", [0, 1])
 def test_a_cube_never_brought_fails_on_count(tower_scene, seed):
     scene = tower_scene("missing", seed)
-    v = _judge(scene)
+    v = judge_scene(scene)
     assert v.verdict is Verdict.FAIL
     assert v.reasons == [Reason.CUBE_COUNT]
     assert v.cubes_seen == scene.heavy + scene.light - 1
@@ -69,7 +66,7 @@ def test_a_cube_never_brought_fails_on_count(tower_scene, seed):
 @pytest.mark.parametrize("seed", [0, 1])
 def test_a_heavy_cube_where_a_light_one_should_be_fails(tower_scene, seed):
     scene = tower_scene("wrong_colour", seed)
-    v = _judge(scene)
+    v = judge_scene(scene)
     assert v.verdict is Verdict.FAIL
     assert v.reasons == [Reason.CUBE_COUNT]
     assert v.cubes_seen == scene.heavy + scene.light  # right number, wrong colours
@@ -85,7 +82,7 @@ def test_the_same_tower_passes_when_the_counts_match(tower_scene):
 @pytest.mark.parametrize("seed", [0, 1])
 def test_a_tower_falling_in_the_last_frames_fails(tower_scene, seed):
     scene = tower_scene("falling", seed, frames=5)
-    v = _judge(scene)
+    v = judge_scene(scene)
     assert v.verdict is Verdict.FAIL
     # Standing in the first of those frames: only the end counts.
     assert judge_tower(scene.frames[:2], heavy=scene.heavy, light=scene.light).verdict is Verdict.PASS
@@ -94,7 +91,7 @@ def test_a_tower_falling_in_the_last_frames_fails(tower_scene, seed):
 @pytest.mark.parametrize("kind", ["hand_top", "hand_side"])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_a_hand_touching_the_tower_fails(tower_scene, kind, seed):
-    v = _judge(tower_scene(kind, seed))
+    v = judge_scene(tower_scene(kind, seed))
     assert v.verdict is Verdict.FAIL
     assert v.reasons == [Reason.HAND]
 
@@ -113,7 +110,7 @@ def test_a_hand_touching_the_tower_fails(tower_scene, kind, seed):
 @pytest.mark.parametrize("kind", ["stand", "fork"])
 def test_real_table_conditions_do_not_change_the_verdict(tower_scene, kind, options):
     scene = tower_scene(kind, 3, **options)
-    assert _judge(scene).verdict.value == scene.expected
+    assert judge_scene(scene).verdict.value == scene.expected
 
 
 def test_without_recent_frames_motion_is_not_guessed(tower_scene):
@@ -135,5 +132,5 @@ def test_no_tower_built_at_all_fails_on_count(tower_scene, seed):
 def test_a_legal_y_fork_is_never_failed(tower_scene, seed):
     # The base carries two cubes a hair apart, each carrying a chain: every cube touches two at most.
     # Whether the two touch is often not visible, so "uncertain" is allowed; "fail" is not.
-    v = _judge(tower_scene("y_fork", seed))
+    v = judge_scene(tower_scene("y_fork", seed))
     assert v.verdict is not Verdict.FAIL

@@ -4,7 +4,7 @@ bench's options for that seed (rounded)."""
 
 import pytest
 
-from vision.tower import Reason, Verdict, judge_tower
+from vision.tower import Reason, Verdict
 from vision.tower.judge import (
     SIDE_FAINT_APART,
     SIDE_MAY_TOUCH,
@@ -14,10 +14,7 @@ from vision.tower.judge import (
     _CubeBox,
 )
 from vision.tower.settings import TowerSettings
-
-
-def _judge(scene):
-    return judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
+from tower_judging import judge_scene
 
 
 def _sides(scene) -> list[int]:
@@ -49,14 +46,14 @@ def test_a_dim_ring_with_a_slit_between_its_arms_passes(tower_scene):
     seed, options = DIM_FAINT_SLIT_RING
     scene = tower_scene("ring", seed, **options)
     assert set(_sides(scene)) & {SIDE_FAINT_APART, SIDE_SEEN_APART}
-    assert _judge(scene).verdict is Verdict.PASS
+    assert judge_scene(scene).verdict is Verdict.PASS
 
 
 @pytest.mark.parametrize("seed, options", FAINT_SLIT_RINGS)
 def test_a_ring_with_a_faint_slit_between_its_arms_passes_for_the_referee_to_confirm(tower_scene, seed, options):
     scene = tower_scene("ring", seed, **options)
     assert SIDE_FAINT_APART in _sides(scene)
-    verdict = _judge(scene)
+    verdict = judge_scene(scene)
     assert verdict.verdict is Verdict.PASS
     # Weaker evidence than background seen clearly: below auto-confirm, the referee looks.
     assert verdict.confidence < TowerSettings().auto_confirm_confidence
@@ -76,7 +73,7 @@ FACE_NOISE_TOUCHING = [
 def test_touching_arms_whose_faces_alone_explain_the_split_are_not_seen_apart(tower_scene, seed, options):
     scene = tower_scene("touching_ring", seed, **options)
     assert all(side == SIDE_MAY_TOUCH for side in _sides(scene))
-    assert _judge(scene).verdict is not Verdict.PASS
+    assert judge_scene(scene).verdict is not Verdict.PASS
 
 
 # Touching rings in very noisy dim rooms: averaged over 7 x 7 pixels, the pair looked 2.45 cube
@@ -91,7 +88,7 @@ WIDE_IN_NOISE_TOUCHING = [
 
 @pytest.mark.parametrize("seed, options", WIDE_IN_NOISE_TOUCHING)
 def test_a_touching_ring_smeared_wider_by_a_noisy_rooms_average_is_not_passed(tower_scene, seed, options):
-    verdict = _judge(tower_scene("touching_ring", seed, **options))
+    verdict = judge_scene(tower_scene("touching_ring", seed, **options))
     assert verdict.verdict is Verdict.UNCERTAIN
     assert verdict.reasons == [Reason.CUBE_NEIGHBOURS]
 
@@ -101,7 +98,7 @@ def test_touching_rings_are_never_passed_across_rooms(tower_scene):
     for seed in range(400, 408):
         scene = tower_scene("touching_ring", seed, heavy=2, light=4, frames=4, distractors=3, dim=seed % 2 == 0,
                             noise=5.0 if seed % 4 == 0 else 2.0)
-        assert _judge(scene).verdict is not Verdict.PASS, seed
+        assert judge_scene(scene).verdict is not Verdict.PASS, seed
 
 
 def test_a_cap_shaded_like_a_shadow_against_a_table_of_its_hue_is_not_counted_missing(tower_scene):
@@ -109,7 +106,7 @@ def test_a_cap_shaded_like_a_shadow_against_a_table_of_its_hue_is_not_counted_mi
     # darker, so the view took it for a shadow and counted 3 of 4 light cubes (failed at 0.85).
     scene = tower_scene("ring", 230056, heavy=0, light=4, frames=6, dim=True, nudge_px=1.472, exposure_drift=0.008,
                         off_spot_mm=0.667, distractors=3, noise=1.204, pile=False, near=0.021)
-    assert _judge(scene).verdict is not Verdict.FAIL
+    assert judge_scene(scene).verdict is not Verdict.FAIL
 
 
 def test_a_faint_slit_rules_out_a_side_contact_only_as_an_inference():

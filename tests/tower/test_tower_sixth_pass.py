@@ -4,7 +4,7 @@ Each scene is rebuilt from the generator with the accuracy bench's options for t
 import numpy as np
 import pytest
 
-from vision.tower import Verdict, judge_tower
+from vision.tower import Verdict
 from vision.tower.judge import (
     SIDE_MAY_TOUCH,
     SIDE_SEEN_APART,
@@ -15,10 +15,7 @@ from vision.tower.judge import (
     _pixel_noise,
     _unclip_table,
 )
-
-
-def _judge(scene):
-    return judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
+from tower_judging import judge_scene
 
 
 def _sides_seen_apart(scene) -> int:
@@ -37,13 +34,13 @@ TOUCHING_RING_170010 = dict(heavy=1, light=3, frames=6, nudge_px=1.483, exposure
 def test_the_edge_between_touching_faces_against_a_dark_table_is_no_slit(tower_scene):
     scene = tower_scene("touching_ring", 170010, **TOUCHING_RING_170010)
     assert _sides_seen_apart(scene) == 0
-    assert _judge(scene).verdict is not Verdict.PASS
+    assert judge_scene(scene).verdict is not Verdict.PASS
 
 
 def test_the_same_ring_with_its_arms_apart_is_never_failed(tower_scene):
     # The legal ring in the same room: passed or left to the referee, never failed.
     scene = tower_scene("ring", 170010, **TOUCHING_RING_170010)
-    assert _judge(scene).verdict is not Verdict.FAIL
+    assert judge_scene(scene).verdict is not Verdict.FAIL
 
 
 def test_the_noise_is_measured_on_a_frame_and_its_clipping_at_black_undone():
@@ -72,7 +69,7 @@ NOISY_DIM_ROOM = {
 
 def test_a_very_noisy_dim_room_reads_the_heavy_cubes(tower_scene):
     scene = tower_scene("stand", 170003, **NOISY_DIM_ROOM[170003])
-    verdict = _judge(scene)
+    verdict = judge_scene(scene)
     assert (verdict.heavy_seen, verdict.light_seen) == (3, 2)  # 0 heavy seen before
     assert verdict.verdict is not Verdict.FAIL
 
@@ -83,19 +80,19 @@ def test_legal_towers_in_a_very_noisy_dim_room_are_never_failed(tower_scene, see
     options = dict(NOISY_DIM_ROOM[seed])
     if kind == "top_pair":
         options.update(heavy=1, light=2)
-    assert _judge(tower_scene(kind, seed, **options)).verdict is not Verdict.FAIL
+    assert judge_scene(tower_scene(kind, seed, **options)).verdict is not Verdict.FAIL
 
 
 @pytest.mark.parametrize("seed", sorted(NOISY_DIM_ROOM))
 def test_two_towers_in_a_very_noisy_dim_room_are_never_passed(tower_scene, seed):
     # Fails on the dev stack; on the Pi's numpy 1.24 + OpenCV 4.11 the 170009 scene renders a
     # little differently and its second tower's ground contact is unsure (uncertain, 0.25).
-    assert _judge(tower_scene("two_towers", seed, **NOISY_DIM_ROOM[seed])).verdict is not Verdict.PASS
+    assert judge_scene(tower_scene("two_towers", seed, **NOISY_DIM_ROOM[seed])).verdict is not Verdict.PASS
 
 
 def test_a_touching_ring_in_a_very_noisy_dim_room_is_not_passed(tower_scene):
     options = dict(NOISY_DIM_ROOM[170003], light=3)
-    assert _judge(tower_scene("touching_ring", 170003, **options)).verdict is not Verdict.PASS
+    assert judge_scene(tower_scene("touching_ring", 170003, **options)).verdict is not Verdict.PASS
 
 
 def _ring_boxes(arm_gap_mm: float, *, meets: bool) -> list[_CubeBox]:

@@ -4,14 +4,11 @@ import numpy as np
 import pytest
 
 from vision.synth.tower_scene import CUBE_MM, EXPECTED, STANDING_KINDS, Cube, _structure, make_tower_scene, stands
-from vision.tower import Reason, TowerSettings, Verdict, judge_tower
+from vision.tower import Reason, TowerSettings, Verdict
 from vision.tower.judge import SIDE_MAY_TOUCH, _contacts, _CubeBox
+from tower_judging import judge_scene
 
 MIN_OVERLAP = 1.5  # the judge's 0.15 cube
-
-
-def _judge(scene):
-    return judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
 
 
 def _column(*offsets_mm: float, yaw: float = 0.0) -> list[Cube]:
@@ -86,7 +83,7 @@ def test_counts_a_shape_cannot_be_built_from_are_refused(kind, heavy, light, rul
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_staggered_stack_passes(tower_scene, seed):
     scene = tower_scene("stagger", seed, heavy=3, light=4)
-    v = _judge(scene)
+    v = judge_scene(scene)
     assert v.verdict is Verdict.PASS, v
     assert v.ground_contacts == 1
     assert (v.heavy_seen, v.light_seen) == (3, 4)
@@ -95,14 +92,14 @@ def test_a_staggered_stack_passes(tower_scene, seed):
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_base_carrying_two_touching_cubes_with_nothing_on_them_passes(tower_scene, seed):
     scene = tower_scene("top_pair", seed, heavy=1, light=2)
-    v = _judge(scene)
+    v = judge_scene(scene)
     assert v.verdict is Verdict.PASS, v
     assert v.cubes_seen == 3
 
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_pair_on_a_cube_that_sits_on_another_still_fails_on_neighbours(tower_scene, seed):
-    v = _judge(tower_scene("stack_pair", seed, heavy=2, light=3))
+    v = judge_scene(tower_scene("stack_pair", seed, heavy=2, light=3))
     assert v.verdict is Verdict.FAIL, v
     assert Reason.CUBE_NEIGHBOURS in v.reasons
     assert v.ground_contacts == 1
@@ -112,7 +109,7 @@ def test_a_pair_on_a_cube_that_sits_on_another_still_fails_on_neighbours(tower_s
 def test_a_ring_passes(tower_scene, seed, light):
     # A turned base, two columns a millimetre or two apart and a cap bridging them: two neighbours each.
     scene = tower_scene("ring", seed, heavy=1, light=light)
-    v = _judge(scene)
+    v = judge_scene(scene)
     assert v.verdict is Verdict.PASS, v
     assert v.ground_contacts == 1
     assert v.cubes_seen == 1 + light
@@ -122,7 +119,7 @@ def test_a_ring_passes(tower_scene, seed, light):
 def test_a_ring_whose_gap_the_view_cannot_resolve_is_uncertain_on_neighbours(tower_scene, seed, light):
     # Whether the two columns touch (three neighbours) is below what the camera resolves: a pass
     # would be a guess (a touching ring looks the same), so the referee decides, told what to check.
-    v = _judge(tower_scene("ring", seed, heavy=1, light=light))
+    v = judge_scene(tower_scene("ring", seed, heavy=1, light=light))
     assert v.verdict is Verdict.UNCERTAIN, v
     assert v.reasons == [Reason.CUBE_NEIGHBOURS]
     assert v.confidence < TowerSettings().auto_confirm_confidence
@@ -130,7 +127,7 @@ def test_a_ring_whose_gap_the_view_cannot_resolve_is_uncertain_on_neighbours(tow
 
 @pytest.mark.parametrize("seed", range(4))
 def test_a_ring_whose_arms_touch_never_passes(tower_scene, seed):
-    v = _judge(tower_scene("touching_ring", seed, heavy=1, light=3))
+    v = judge_scene(tower_scene("touching_ring", seed, heavy=1, light=3))
     assert v.verdict is not Verdict.PASS, v
 
 

@@ -9,24 +9,14 @@ import numpy as np
 
 import pytest
 
-from vision.tower import Reason, Verdict, judge_tower
+from vision.tower import Reason, Verdict
 from vision.tower.judge import VIEW_PX_PER_MM, TowerAnalyzer, _CubeBox
+from tower_judging import analyzer_and_last, judge_scene
 
 # Seed 320003 of the accuracy bench: a dim, noisy room lit from behind, a magenta table.
 DIM_ROOM_320003 = dict(frames=4, dim=True, nudge_px=2.904561354658279, exposure_drift=0.062097086343958455,
                        off_spot_mm=9.476039817042146, distractors=0, noise=5.815588087712037, pile=False,
                        near=0.09627581369176365)
-
-
-def _judge(scene):
-    return judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
-
-
-def _analyzer_and_last(scene):
-    analyzer = TowerAnalyzer(scene.frames[0], heavy=scene.heavy, light=scene.light)
-    observations = [analyzer.observe(frame) for frame in scene.frames[1:]]
-    last = analyzer._with_still_colour(analyzer._final_observation(observations[-1]), observations)
-    return analyzer, last
 
 
 # A square of the view beside the tower of "stand" seed 3, over plain mat (no cube colours in the
@@ -43,7 +33,7 @@ def _with_blob_apart(last, *, changed: bool):
 
 
 def test_a_cube_coloured_blob_apart_counts_as_a_cube_aside_only_where_the_view_changed(tower_scene):
-    analyzer, last = _analyzer_and_last(tower_scene("stand", 3, frames=3))
+    analyzer, last = analyzer_and_last(tower_scene("stand", 3, frames=3))
     assert not analyzer._structure(last, last.view).aside
     ref_light, ref_heavy = analyzer._reference_colours(last.view)
     assert not (ref_light | ref_heavy)[APART].any()  # plain mat there: no look-alike of the reference
@@ -69,7 +59,7 @@ def test_legal_towers_of_seed_320003_are_never_failed(tower_scene, kind, heavy, 
     # showed two blobs of flicker over the paper (failed at 0.85).  Both towers are legal.
     scene = tower_scene(kind, 320003, heavy=heavy, light=light, **DIM_ROOM_320003)
     assert scene.standing
-    verdict = _judge(scene)
+    verdict = judge_scene(scene)
     assert verdict.verdict is not Verdict.FAIL, verdict
     assert Reason.NOT_ONE_STRUCTURE not in verdict.reasons
 
@@ -84,7 +74,7 @@ def test_legal_towers_of_seed_320003_are_never_failed(tower_scene, kind, heavy, 
                         near=0.4484690626360734)),
 ])
 def test_a_cube_left_aside_in_a_noisy_room_still_fails(tower_scene, seed, heavy, light, options):
-    verdict = _judge(tower_scene("aside", seed, heavy=heavy, light=light, **options))
+    verdict = judge_scene(tower_scene("aside", seed, heavy=heavy, light=light, **options))
     assert verdict.verdict is Verdict.FAIL, verdict
     assert Reason.NOT_ONE_STRUCTURE in verdict.reasons
 
@@ -96,13 +86,13 @@ def test_touching_ring_350001_whose_heavy_arm_hid_against_a_dark_red_piece_is_ne
                         nudge_px=1.1482073902245689, exposure_drift=0.005930531348600399,
                         off_spot_mm=11.545997719723157, distractors=3, noise=3.488363011149282, pile=True,
                         near=0.532815704931374)
-    assert _judge(scene).verdict is not Verdict.PASS
+    assert judge_scene(scene).verdict is not Verdict.PASS
 
 
 def _split_layer(tower_scene, *, behind_heavy: bool):
     # A light cube and a heavy cube in one layer, split 3.5 mm apart; the reference between them
     # has heavy cube colour (or none).
-    analyzer, last = _analyzer_and_last(tower_scene("stand", 3, frames=3))
+    analyzer, last = analyzer_and_last(tower_scene("stand", 3, frames=3))
     view = last.view
     lo, hi = view.row(19.5), view.row(12.0)
     left, right = (view.col(-10.0), view.col(0.0)), (view.col(3.5), view.col(13.5))
@@ -132,7 +122,7 @@ def test_top_pair_350017_under_the_mats_nudged_far_edge_is_never_failed(tower_sc
                         exposure_drift=0.12232324618191798, off_spot_mm=10.425412814867256, distractors=1,
                         noise=5.004371869250156, pile=False, near=0.12038657456402992)
     assert scene.standing
-    assert _judge(scene).verdict is not Verdict.FAIL
+    assert judge_scene(scene).verdict is not Verdict.FAIL
 
 
 def test_a_real_top_cube_whose_top_edge_lies_on_the_line_still_counts(tower_scene):
@@ -141,13 +131,13 @@ def test_a_real_top_cube_whose_top_edge_lies_on_the_line_still_counts(tower_scen
     scene = tower_scene("aside", 310020, heavy=1, light=3, frames=5, dim=False, nudge_px=3.0801235110938294,
                         exposure_drift=0.17933632842454603, off_spot_mm=11.114528427872536, distractors=8,
                         noise=2.5678992227786153, pile=False, near=0.05512476902262659)
-    verdict = _judge(scene)
+    verdict = judge_scene(scene)
     assert verdict.verdict is Verdict.FAIL, verdict
     assert Reason.NOT_ONE_STRUCTURE in verdict.reasons
 
 
 def test_a_line_of_change_across_the_view_shows_no_face_at_a_layers_top(tower_scene):
-    analyzer, last = _analyzer_and_last(tower_scene("stand", 3, frames=3))
+    analyzer, last = analyzer_and_last(tower_scene("stand", 3, frames=3))
     view = last.view
     tower = [_CubeBox(0, -5.0, 5.0, False), _CubeBox(1, -5.0, 5.0, False)]
     rows = slice(view.row(20.0), view.row(18.5))
@@ -217,7 +207,7 @@ def test_stand_340010_whose_heavy_base_read_as_noise_passes_for_the_referee_to_c
         return boxes
 
     monkeypatch.setattr(TowerAnalyzer, "_fill_gaps", recording_fill_gaps)
-    verdict = _judge(scene)
+    verdict = judge_scene(scene)
     assert verdict.verdict is Verdict.PASS, verdict
     # The scene renders a little differently with the Pi's OpenCV 4.11, whose pixel vote reads
     # that base outright (a plain pass); where the base had to be filled in, it is the heavy

@@ -10,8 +10,9 @@ import numpy as np
 
 import pytest
 
-from vision.tower import Reason, Verdict, judge_tower
+from vision.tower import Reason, Verdict
 from vision.tower.judge import VIEW_PX_PER_MM, TowerAnalyzer, _face_rows
+from tower_judging import judge_scene
 
 # Seed 380013 of the accuracy bench: a dim, very noisy room (the 7 x 7 average), a tall tower whose
 # side view runs past the top of the frame.
@@ -29,10 +30,6 @@ def _analyzer_and_observations(scene):
     return analyzer, [analyzer.observe(frame) for frame in scene.frames[1:]]
 
 
-def _judge(scene):
-    return judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
-
-
 def test_a_still_tower_whose_view_runs_past_the_frame_is_not_moving(tower_scene):
     # The warp repeats the frame's top row past the edge; that row's noise, smeared into streaks,
     # "moved" by more than half a cube's area between the still frames (every kind of the seed was
@@ -41,7 +38,7 @@ def test_a_still_tower_whose_view_runs_past_the_frame_is_not_moving(tower_scene)
     analyzer, observations = _analyzer_and_observations(scene)
     assert analyzer.view.runs_off_frame(scene.frames[0].shape)
     assert not analyzer.moving(observations)
-    assert Reason.MOVING not in _judge(scene).reasons
+    assert Reason.MOVING not in judge_scene(scene).reasons
 
 
 def test_motion_inside_the_frame_still_counts_when_the_view_runs_past_it(tower_scene):
@@ -68,7 +65,7 @@ def test_a_missing_cube_is_no_doubt_where_the_top_still_shows_the_table(tower_sc
     # more than the change threshold.  The count is short for sure: fail (was uncertain).
     scene = tower_scene("missing", 350002, heavy=4, light=2, **WOOD_TABLE_350002)
     assert (scene.heavy, scene.light) == (4, 3)
-    verdict = _judge(scene)
+    verdict = judge_scene(scene)
     assert verdict.verdict is Verdict.FAIL, verdict
     assert verdict.reasons == [Reason.CUBE_COUNT]
 
@@ -79,7 +76,7 @@ def test_the_legal_towers_of_the_wood_table_are_never_failed(tower_scene, kind):
     # between heavy cubes, one on top), so the view cannot count them -- never a fail.
     scene = tower_scene(kind, 350002, heavy=4, light=2, **WOOD_TABLE_350002)
     assert scene.standing
-    assert _judge(scene).verdict is not Verdict.FAIL
+    assert judge_scene(scene).verdict is not Verdict.FAIL
 
 
 def _missing_350002(tower_scene):
@@ -125,7 +122,7 @@ def test_a_speckled_face_that_changed_and_averages_to_its_colour_is_a_cube(tower
     # the count): the face changed all over and its average over the still frames is plainly heavy.
     scene = tower_scene("top_pair", seed, heavy=2, light=1, **options)
     assert scene.standing
-    verdict = _judge(scene)
+    verdict = judge_scene(scene)
     assert verdict.verdict is Verdict.PASS, verdict
 
 

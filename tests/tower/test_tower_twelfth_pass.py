@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from vision.tower import Verdict, judge_tower
+from vision.tower import Verdict
 from vision.tower.judge import (
     SIDE_FAINT_APART,
     SIDE_MAY_TOUCH,
@@ -16,6 +16,7 @@ from vision.tower.judge import (
     SLIT_DEPTH_CUBES,
     TowerAnalyzer,
 )
+from tower_judging import analyzer_and_last, judge_scene
 
 # Seed 300026 of the accuracy bench: a ring of four light cubes, arms 2.3 mm apart, in a dim,
 # noisy room (the 7 x 7 averaged view) seen from a 32-degree camera.
@@ -26,17 +27,6 @@ RING_300026 = dict(heavy=0, light=4, frames=3, dim=True, nudge_px=3.729782715193
 TOUCHING_RING_300030 = dict(heavy=3, light=5, frames=6, dim=True, nudge_px=1.91073491893312,
                             exposure_drift=0.013960231647531041, off_spot_mm=3.145603518430487, distractors=7,
                             noise=1.838772813790426, pile=False, near=0.22576997550986624)
-
-
-def _judge(scene):
-    return judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
-
-
-def _analyzer_and_last(scene):
-    analyzer = TowerAnalyzer(scene.frames[0], heavy=scene.heavy, light=scene.light)
-    observations = [analyzer.observe(frame) for frame in scene.frames[1:]]
-    last = analyzer._with_still_colour(analyzer._final_observation(observations[-1]), observations)
-    return analyzer, last
 
 
 def _slit_verdicts(analyzer, last, monkeypatch) -> list[int]:
@@ -56,7 +46,7 @@ def _slit_verdicts(analyzer, last, monkeypatch) -> list[int]:
 @pytest.mark.parametrize("kind,seed", [("ring", 300026), ("stand", 3), ("touching_ring", 300030)])
 def test_a_slit_is_looked_at_down_to_where_a_sight_line_through_it_meets_the_cube_below(tower_scene, kind, seed):
     options = {"ring": RING_300026, "touching_ring": TOUCHING_RING_300030}.get(kind, {})
-    analyzer, last = _analyzer_and_last(tower_scene(kind, seed, **options))
+    analyzer, last = analyzer_and_last(tower_scene(kind, seed, **options))
     view = last.view
     cube = analyzer.settings.cube_mm
     elevation = view.geometry.elevation_deg
@@ -75,14 +65,14 @@ def test_a_slit_is_looked_at_down_to_where_a_sight_line_through_it_meets_the_cub
 def test_the_layer_on_the_table_is_read_on_its_band_only(tower_scene):
     # Its band lies just above the table line, not under a pair's top edge: rows further down
     # would run past the table (a turned base's two faces read as apart there).
-    analyzer, last = _analyzer_and_last(tower_scene("stand", 3))
+    analyzer, last = analyzer_and_last(tower_scene("stand", 3))
     view = last.view
     top_row = view.row(0.45 * analyzer.settings.cube_mm)  # the table layer's band, as _structure gives it
     assert analyzer._slit_bottom(view, top_row) == top_row
 
 
 def test_a_lower_camera_sees_further_down_a_slit(tower_scene):
-    analyzer, last = _analyzer_and_last(tower_scene("stand", 3))
+    analyzer, last = analyzer_and_last(tower_scene("stand", 3))
     view = last.view
     top_row = view.row(1.95 * analyzer.settings.cube_mm)
     steep = analyzer._slit_bottom(view, top_row)
@@ -100,10 +90,10 @@ def test_a_lower_camera_sees_further_down_a_slit(tower_scene):
 
 def test_ring_300026_whose_slit_shows_in_a_noisy_room_passes(tower_scene, monkeypatch):
     scene = tower_scene("ring", 300026, **RING_300026)
-    analyzer, last = _analyzer_and_last(scene)
+    analyzer, last = analyzer_and_last(scene)
     assert analyzer._blur == 7  # the noisy room's averaged view
     assert _slit_verdicts(analyzer, last, monkeypatch) == [SIDE_SEEN_APART]
-    verdict = _judge(scene)
+    verdict = judge_scene(scene)
     assert verdict.verdict is Verdict.PASS
     assert verdict.confidence >= 0.9
 
@@ -113,16 +103,16 @@ def test_touching_ring_300030_reads_no_slit_where_the_faces_alone_give_the_colou
     # the crease as 0.43-0.52 background, while the faces alone fitted it as well: not light
     # from behind.  None of its three splits may read as seen apart.
     scene = tower_scene("touching_ring", 300030, **TOUCHING_RING_300030)
-    analyzer, last = _analyzer_and_last(scene)
+    analyzer, last = analyzer_and_last(scene)
     slits = _slit_verdicts(analyzer, last, monkeypatch)
     assert len(slits) == 3
     assert all(side in (SIDE_MAY_TOUCH, SIDE_FAINT_APART) for side in slits)
     assert SIDE_SEEN_APART not in slits
-    assert _judge(scene).verdict is not Verdict.PASS
+    assert judge_scene(scene).verdict is not Verdict.PASS
 
 
 @pytest.mark.parametrize("seed", range(300000, 300012))
 def test_touching_rings_never_pass(tower_scene, seed):
     # Plain and very noisy dim rooms: arms at most 0.3 mm apart show no slit at ~2 px/mm.
     for options in ({}, {"dim": True, "noise": 8.0}):
-        assert _judge(tower_scene("touching_ring", seed, heavy=2, light=4, **options)).verdict is not Verdict.PASS
+        assert judge_scene(tower_scene("touching_ring", seed, heavy=2, light=4, **options)).verdict is not Verdict.PASS

@@ -1,0 +1,19 @@
+"""What many tower tests do with a rendered scene: judge it, or run the analyzer to its last,
+still-coloured observation to look at one step of the judgment."""
+
+from vision.tower import judge_tower
+from vision.tower.judge import TowerAnalyzer
+
+
+def judge_scene(scene):
+    """The judge's verdict on a rendered scene, for the fighter's own cubes."""
+    return judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
+
+
+def analyzer_and_last(scene):
+    """The analyzer over the scene's reference, and its final observation with the still frames'
+    averaged colour, as ``judge_tower`` builds them."""
+    analyzer = TowerAnalyzer(scene.frames[0], heavy=scene.heavy, light=scene.light)
+    observations = [analyzer.observe(frame) for frame in scene.frames[1:]]
+    last = analyzer._with_still_colour(analyzer._final_observation(observations[-1]), observations)
+    return analyzer, last
