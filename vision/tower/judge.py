@@ -277,6 +277,9 @@ AVERAGED_COLOUR_MARGIN = 0.4
 SLIT_DEPTH_CUBES = 1.2
 # Unchanged view columns side by side (1.5 mm): wider than the crease between touching faces.
 SLIT_WIDE_PX = 3
+# How far (view px) optics blur a face's edge into the background, beyond the colour averaging's
+# half window.
+EDGE_BLUR_PX = 2
 # Runs of cube colour closer than this (in cube widths) may be split only by the crease between
 # two touching faces, not by a gap: the view looks into the split before it calls them apart.
 CREASE_CUBES = 0.25
@@ -849,6 +852,14 @@ class TowerAnalyzer:
         blind_layers = 0
         blind_skipped: list[int] = []
         joined_layers = 0
+        # A heavy face's edge blurs into a pale background (the optics, and the colour averaging's
+        # half window): the mix of dark red and pale paper passes through the light-wood hue, so a
+        # heavy face can wear a light fringe that thick.  Light colour within that reach of a heavy
+        # face may be only its edge (ring 450020: the heavy arms' top edges read light and widened
+        # the cap's run in the layer above to two cubes).
+        reach = self._blur // 2 + EDGE_BLUR_PX
+        near_heavy = cv2.dilate(heavy.view(np.uint8), np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)).astype(bool)
+        beyond_fringe = tower_mask & ~(light & near_heavy)
         for layer in range(self.heavy + self.light + 2):
             z0 = layer * cube
             sliver = self._top_face_mm(view, z0)
@@ -900,6 +911,11 @@ class TowerAnalyzer:
                 elif camouflaged:
                     # Camouflage hides part of a cube and adds none: the run may hold one cube more.
                     unsure.append((layer, "hidden"))
+                if count > 1 and count > _cubes_across(_core_width(beyond_fringe[lo:hi, a:b]) / cube_px)[0]:
+                    # Only light fringe along a heavy face at the run's ends makes the last cube:
+                    # without it the run holds one cube fewer (a real cube there shows its face,
+                    # wider than any fringe, clear of the heavy one).
+                    unsure.append((layer, "fringe"))
                 for j in range(count):
                     c0 = a + (b - a) * j // count
                     c1 = a + (b - a) * (j + 1) // count
@@ -1708,6 +1724,8 @@ _OTHER_READINGS = {
     "sliver": ((1, 0), (0, 1)),
     "colour": ((1, -1), (-1, 1)),
     "speckle": ((-1, 0), (0, -1)),
+    # A run one cube wider only with a heavy face's light fringe at its ends: maybe no cube.
+    "fringe": ((-1, 0), (0, -1)),
 }
 # A view with this many unsure measurements is unclear as a whole: each counts against any breach.
 UNCLEAR_VIEW = 3
@@ -1747,7 +1765,7 @@ def _doubt(reason: Reason, structure: _Structure, heavy_seen: int, light_seen: i
             reachable |= {(dh + h, dl + lt) for dh, dl in reachable for h, lt in _OTHER_READINGS[what]}
         return len(unsure) if (heavy - heavy_seen, light - light_seen) in reachable else 0
     if reason is Reason.GROUND_CONTACTS:
-        fewer = sum(1 for layer, what in unsure if layer == 0 and what in ("width", "wider", "speckle"))
+        fewer = sum(1 for layer, what in unsure if layer == 0 and what in ("width", "wider", "speckle", "fringe"))
         return len(unsure) if structure.ground_contacts - fewer <= 1 else 0
     return len(unsure)
 
@@ -1782,6 +1800,12 @@ def _face_rows(view, layer: int, cube: float) -> slice:
     """The image rows of a layer's cube faces, inset by 0.15 cube top and bottom (clear of the
     edges where neighbours and shadows meet)."""
     return slice(view.row((layer + 0.85) * cube), view.row((layer + 0.15) * cube))
+
+
+def _core_width(band: np.ndarray) -> float:
+    """Columns from the first to the last one at least half filled in ``band`` (0 if none)."""
+    cols = np.nonzero(band.mean(axis=0) >= 0.5)[0] if band.size else []
+    return float(cols[-1] - cols[0] + 1) if len(cols) else 0.0
 
 
 def _run_units(width: float) -> float:
