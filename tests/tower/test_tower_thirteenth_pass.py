@@ -6,6 +6,7 @@ Seeded scenes are rebuilt from the generator with the accuracy bench's options f
 
 import dataclasses
 
+import cv2
 import numpy as np
 
 import pytest
@@ -117,12 +118,24 @@ DIM_ROOM_370015 = dict(frames=2, dim=True, nudge_px=1.7483527836361614, exposure
 
 
 @pytest.mark.parametrize(("seed", "options"), [(370011, DIM_ROOM_370011), (370015, DIM_ROOM_370015)])
-def test_a_speckled_face_that_changed_and_averages_to_its_colour_is_a_cube(tower_scene, seed, options):
+def test_a_speckled_face_that_changed_and_averages_to_its_colour_is_a_cube(tower_scene, seed, options, monkeypatch):
     # Every cube counted, one of the pair's faces mostly gaps in the pixel vote (was uncertain on
     # the count): the face changed all over and its average over the still frames is plainly heavy.
     scene = tower_scene("top_pair", seed, heavy=2, light=1, **options)
     assert scene.standing
+    read_on_average, rule = [], TowerAnalyzer._face_read_on_average
+
+    def recording(self, *args):
+        read_on_average.append(rule(self, *args))
+        return read_on_average[-1]
+
+    monkeypatch.setattr(TowerAnalyzer, "_face_read_on_average", recording)
     verdict = judge_scene(scene)
+    if not read_on_average:
+        # The scene is rendered by this OpenCV: the Pi's (4.11) draws 370015 with every face read by
+        # the pixel vote, so no face is mostly gaps and the rule is never asked.
+        assert verdict.verdict is not Verdict.FAIL, verdict
+        pytest.skip(f"seed {seed} renders with no speckled face on OpenCV {cv2.__version__}")
     assert verdict.verdict is Verdict.PASS, verdict
 
 
