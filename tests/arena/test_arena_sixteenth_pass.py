@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import cv2
 import numpy as np
 import pytest
 
@@ -27,7 +26,8 @@ SETTINGS = ArenaSettings()
 RINGED_FIGURE = Blob(157.9, -6.4, 11.25, 0.42, 0.93, Evidence.YES, (157.9, -6.4), 1, 1.0, ahead=0.0, stands_up=True)
 
 
-@pytest.mark.parametrize("seed", [
+#: Fighters on bases close to the board's colour, fitted token-sized, that main read as doubts.
+BOARD_COLOURED_SEEDS = [
     # 60 degrees up: S8's fighter, base within 25 of the board's colour, fitted 22.9 mm, tiered
     # 0.78, its figure over its base (Evidence.UNKNOWN) but its top standing up.
     140014,
@@ -41,8 +41,11 @@ RINGED_FIGURE = Blob(157.9, -6.4, 11.25, 0.42, 0.93, Evidence.YES, (157.9, -6.4)
     250246,
     # 45 degrees up: the only fighter, on S1, base within 16 of the board's colour, fitted 23.1 mm.
     250256,
-])
-def test_a_fighter_on_a_base_the_board_colour_fitted_token_sized_is_read_without_the_count(seed, monkeypatch):
+]
+
+
+def _read_recording_the_rule(seed, monkeypatch):
+    """The reading of a spec seed without the count, and whether ``_ringed_figure`` took any disc in it."""
     live, reference, truth, _ = spec_scene(seed, GEOMETRY)
     ringed, rule = [], bases._ringed_figure
 
@@ -50,17 +53,32 @@ def test_a_fighter_on_a_base_the_board_colour_fitted_token_sized_is_read_without
         ringed.append(rule(blob))
         return ringed[-1]
 
-    monkeypatch.setattr(bases, "_ringed_figure", recording)
-    reading = read_arena(live, reference, GEOMETRY, annotate=False)
-    if not any(ringed):
+    with monkeypatch.context() as patched:
+        patched.setattr(bases, "_ringed_figure", recording)
+        reading = read_arena(live, reference, GEOMETRY, annotate=False)
+    return reading, truth, any(ringed)
+
+
+@pytest.mark.parametrize("seed", BOARD_COLOURED_SEEDS)
+def test_a_fighter_on_a_base_the_board_colour_fitted_token_sized_is_read_without_the_count(seed, monkeypatch):
+    reading, truth, ringed = _read_recording_the_rule(seed, monkeypatch)
+    if not ringed:
         # The scene is rendered by this OpenCV: the Pi's (4.11) draws 140014, 250134 and 250246 with
         # no token-sized ringed disc (250134's base fits at 28 mm, base-sized), so the rule is not
-        # what reads them there (140014 reads right without it; the other two are doubts).
+        # what reads them there (140014 reads right without it; the other two are doubts): only
+        # never wrong.  That the rule still reads most of these seeds is the next test.
         assert_never_wrong_when_ok([seed], GEOMETRY)
-        pytest.skip(f"seed {seed} renders with no token-sized ringed disc on OpenCV {cv2.__version__}")
+        return
     assert reading.ok, reading.error
     assert reading.occupied == truth
     assert_never_wrong_when_ok([seed], GEOMETRY)
+
+
+def test_the_ringed_figure_rule_reads_most_board_coloured_seeds_on_any_renderer(monkeypatch):
+    # The per-seed test asks "right" only where the rule took a disc; this keeps it from passing
+    # by the rule never applying: it takes all six on OpenCV 5, three on the Pi's 4.11.
+    ringed = [_read_recording_the_rule(seed, monkeypatch)[2] for seed in BOARD_COLOURED_SEEDS]
+    assert sum(ringed) >= 3, dict(zip(BOARD_COLOURED_SEEDS, ringed))
 
 
 def test_a_token_sized_rim_stepping_down_to_a_fainter_ring_round_a_standing_figure_is_a_fighter():

@@ -6,7 +6,6 @@ Seeded scenes are rebuilt from the generator with the accuracy bench's options f
 
 import dataclasses
 
-import cv2
 import numpy as np
 
 import pytest
@@ -133,9 +132,10 @@ def test_a_speckled_face_that_changed_and_averages_to_its_colour_is_a_cube(tower
     verdict = judge_scene(scene)
     if not read_on_average:
         # The scene is rendered by this OpenCV: the Pi's (4.11) draws 370015 with every face read by
-        # the pixel vote, so no face is mostly gaps and the rule is never asked.
+        # the pixel vote, so no face is mostly gaps and the rule is never asked: only never a
+        # wrong fail.  370011 is read by the rule on both renderers (the next test asks it).
         assert verdict.verdict is not Verdict.FAIL, verdict
-        pytest.skip(f"seed {seed} renders with no speckled face on OpenCV {cv2.__version__}")
+        return
     assert verdict.verdict is Verdict.PASS, verdict
 
 
