@@ -382,6 +382,17 @@ def random_lighting(rng: np.random.Generator, *, changed: bool) -> Lighting:
     )
 
 
+def _lies_clear_of(tokens, token: Token) -> bool:
+    """True if ``token`` lying flat on the board would not pass through any of ``tokens``.
+
+    Two solid discs on the table cannot overlap; a token dropped on another is a stack, which
+    ``bench/arena_stacked_tokens.py`` builds on purpose (with ``z_mm``). A token that would
+    overlap is left out rather than redrawn, so every other scene of a seed stays as it was.
+    """
+    return all(math.hypot(token.x_mm - t.x_mm, token.y_mm - t.y_mm) >= (token.diameter_mm + t.diameter_mm) / 2
+               for t in tokens)
+
+
 def random_match_scene(rng: np.random.Generator, geometry: BoardGeometry, *, image_size=(800, 600),
                        touching_tokens: bool = False):
     """A random (reference scene, live scene, true occupied spaces) triple from the spec.
@@ -392,7 +403,7 @@ def random_match_scene(rng: np.random.Generator, geometry: BoardGeometry, *, ima
 
     Tokens keep 1-4.5 mm from every base; the spec lets one touch a base. With
     ``touching_tokens`` (other scenes from the same seed) each token is laid against a base,
-    0-1.5 mm from its rim, half the time.
+    0-1.5 mm from its rim, half the time. Tokens never overlap one another.
     """
     board_bgr = random_colour(rng)
     space_bgr = tuple(int(np.clip(v * rng.uniform(0.7, 1.2), 0, 255)) for v in board_bgr)
@@ -433,9 +444,13 @@ def random_match_scene(rng: np.random.Generator, geometry: BoardGeometry, *, ima
             reach = (against.base_mm + diameter) / 2 + float(rng.uniform(0, 1.5))
             tx, ty = against.x_mm + reach * math.cos(angle), against.y_mm + reach * math.sin(angle)
             if all(math.hypot(tx - m.x_mm, ty - m.y_mm) >= (m.base_mm + diameter) / 2 for m in minis):
-                tokens.append(Token(tx, ty, diameter, float(rng.uniform(2, 4)), random_colour(rng)))
+                token = Token(tx, ty, diameter, float(rng.uniform(2, 4)), random_colour(rng))
+                if _lies_clear_of(tokens, token):
+                    tokens.append(token)
         elif all(math.hypot(tx - m.x_mm, ty - m.y_mm) > m.base_mm / 2 + 12 for m in minis):
-            tokens.append(Token(tx, ty, float(rng.uniform(15, 22)), float(rng.uniform(2, 4)), random_colour(rng)))
+            token = Token(tx, ty, float(rng.uniform(15, 22)), float(rng.uniform(2, 4)), random_colour(rng))
+            if _lies_clear_of(tokens, token):
+                tokens.append(token)
     bw, bh = geometry.board_mm
     dice = tuple(Die(float(rng.uniform(-bw / 2, bw / 2)), float(-bh / 2 - rng.uniform(15, 60)), float(rng.uniform(12, 18)),
                      random_colour(rng), float(rng.uniform(0, 90))) for _ in range(int(rng.integers(0, 3))))
