@@ -1243,6 +1243,19 @@ class TowerAnalyzer:
             if crease:
                 left.x1 = right.x0 = (left.x1 + right.x0) / 2
                 left.slack_right = right.slack_left = SPLIT_SLACK * self.settings.cube_mm
+                # A cube cannot show wider than its turned diagonal: a crease that leaves one side
+                # wider than that need not be where the two cubes meet -- it may be an edge inside
+                # one (a turned cube's corner between its two faces), the wide side's run holding
+                # part of that cube.  Where they meet the view does not say: the wide side's cube
+                # may end as much as its excess over one cube short of the crease (y_fork 450022:
+                # a turned light arm's corner left a heavy cube 1.7 cubes wide that seemed to rest
+                # surely on both arms below, a wrong fail).  Only how sure a contact is changes:
+                # the cubes' spans, colours and faces stay as the crease split them.
+                cube = self.settings.cube_mm
+                if left.x1 - left.x0 > TURNED_WIDTH * cube:
+                    left.slack_right = left.x1 - left.x0 - cube
+                if right.x1 - right.x0 > TURNED_WIDTH * cube:
+                    right.slack_left = right.x1 - right.x0 - cube
             else:
                 # Where in there they meet is unknown: they may touch, but neither reaches further
                 # onto the cubes below.
