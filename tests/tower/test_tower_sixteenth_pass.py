@@ -1,19 +1,24 @@
-"""Sixteenth pass (issue 5): a crease inside a turned cube.
+"""Sixteenth pass (issue 5): a crease inside a turned cube, and a fringe between a heavy face and the
+background.
 
 ``y_fork`` 450022 failed at 0.85 on three neighbours: two layers above its base the run of cube
 colour (a heavy cube on one arm, a turned light cube on the other) was split at the crease between
 the light cube's two faces, which left a heavy cube 1.7 cubes wide resting on both arms.  A cube
 cannot show wider than its turned diagonal: a crease that leaves one side wider than that is no
 sure meeting of two cubes: the wide side's cube may end short of it by its excess over one cube.
-Seeded scenes are rebuilt from the generator with the accuracy bench's options for that seed; the
-painted masks pin the rules on any renderer."""
+
+The fifteenth pass's fringe doubt (light within the blur's reach of a heavy face may be only its
+edge) also took light faces right under a heavy cube for fringe (the top of stack_pair 360003's
+light pair).  A fringe is the heavy face blurred into what is behind it: the background must lie
+within the same reach on the far side.  Seeded scenes are rebuilt from the generator with the accuracy
+bench's options for that seed; the painted masks pin the rules on any renderer."""
 
 import dataclasses
 
 import numpy as np
 
 from vision.tower import Verdict, judge_tower
-from vision.tower.judge import TURNED_WIDTH, TowerAnalyzer
+from vision.tower.judge import TURNED_WIDTH, TowerAnalyzer, _between
 
 # Seed 450022 of the accuracy bench: a dim room, the tower 11 mm off the spot.
 DIM_ROOM_450022 = dict(frames=4, dim=True, nudge_px=0.6525247866613144, exposure_drift=0.061209474308063005,
@@ -102,3 +107,40 @@ def test_a_crease_that_leaves_both_sides_a_cube_keeps_a_sure_contact(tower_scene
     assert len(pair) == 2 and pair[0].heavy
     assert pair[0].x1 - pair[0].x0 <= TURNED_WIDTH * cube
     assert structure.max_neighbours == 3
+
+
+def _light_pair_under_a_heavy_cube(analyzer: TowerAnalyzer, scene):
+    """Painted masks: a light base, two light cubes side by side on it (touching, no crease), a
+    heavy cube on the left one.  The top of the left light cube lies within the blur's reach of the
+    heavy face, but below it is more light face, no background."""
+    view, paint, painted = _painter(analyzer, scene)
+    cube = analyzer.settings.cube_mm
+    paint("light", 0, cube, -5, 5)
+    paint("light", cube, 2 * cube, -10, 10)
+    paint("heavy", 2 * cube, 3 * cube, -10, 0)
+    return painted()
+
+
+def test_a_light_face_under_a_heavy_cube_is_no_fringe(tower_scene):
+    # The fifteenth pass read the left light cube's top as the heavy face's fringe: the pair's run
+    # held one cube fewer without it, a doubt.  It has light face, not background, beyond it.
+    scene = tower_scene("ring", 450020, heavy=2, light=2, **DIM_ROOM_450020)
+    analyzer = TowerAnalyzer(scene.frames[0], heavy=1, light=3)
+    obs = _light_pair_under_a_heavy_cube(analyzer, scene)
+    structure = analyzer._structure(obs, obs.view)
+    assert sum(b.layer == 1 and not b.heavy for b in structure.boxes) == 2
+    assert not any(what == "fringe" for _, what in structure.unsure), structure.unsure
+
+
+def test_between_asks_for_both_sides():
+    one = np.zeros((20, 20), bool)
+    other = np.zeros((20, 20), bool)
+    one[:5] = True  # a face above
+    other[12:] = True  # the background below
+    between = _between(one, other, 4)
+    assert between[8].all()  # 3 px under the face, 4 px over the background
+    assert not between[6].any()  # the background is 6 px away
+    # The same face with more of something else, not the background, on the far side: nothing.
+    assert not _between(one, np.zeros_like(other), 4).any()
+    # Both on the same side is no "between".
+    assert not _between(one, one, 4)[10:].any()
