@@ -859,10 +859,14 @@ class TowerAnalyzer:
         # half window): the mix of dark red and pale paper passes through the light-wood hue, so a
         # heavy face can wear a light fringe that thick.  Light colour within that reach of a heavy
         # face may be only its edge (ring 450020: the heavy arms' top edges read light and widened
-        # the cap's run in the layer above to two cubes).
+        # the cap's run in the layer above to two cubes) -- where it lies between that face and the
+        # background, with the background (the reference's look, or no cube colour) within the same
+        # reach on the far side: a fringe is the face blurred into what is behind it.  Light with
+        # more cube face beyond it is a face (the top of a light cube under a heavy one: stack_pair
+        # 360003 had its light pair read as fringe there).
         reach = self._blur // 2 + EDGE_BLUR_PX
-        near_heavy = cv2.dilate(heavy.view(np.uint8), np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)).astype(bool)
-        beyond_fringe = tower_mask & ~(light & near_heavy)
+        background = ~tower_mask | ~obs.changed
+        beyond_fringe = tower_mask & ~(light & _between(heavy, background, reach))
         for layer in range(self.heavy + self.light + 2):
             z0 = layer * cube
             sliver = self._top_face_mm(view, z0)
@@ -1243,6 +1247,19 @@ class TowerAnalyzer:
             if crease:
                 left.x1 = right.x0 = (left.x1 + right.x0) / 2
                 left.slack_right = right.slack_left = SPLIT_SLACK * self.settings.cube_mm
+                # A cube cannot show wider than its turned diagonal: a crease that leaves one side
+                # wider than that need not be where the two cubes meet -- it may be an edge inside
+                # one (a turned cube's corner between its two faces), the wide side's run holding
+                # part of that cube.  Where they meet the view does not say: the wide side's cube
+                # may end as much as its excess over one cube short of the crease (y_fork 450022:
+                # a turned light arm's corner left a heavy cube 1.7 cubes wide that seemed to rest
+                # surely on both arms below, a wrong fail).  Only how sure a contact is changes:
+                # the cubes' spans, colours and faces stay as the crease split them.
+                cube = self.settings.cube_mm
+                if left.x1 - left.x0 > TURNED_WIDTH * cube:
+                    left.slack_right = left.x1 - left.x0 - cube
+                if right.x1 - right.x0 > TURNED_WIDTH * cube:
+                    right.slack_left = right.x1 - right.x0 - cube
             else:
                 # Where in there they meet is unknown: they may touch, but neither reaches further
                 # onto the cubes below.
@@ -1875,6 +1892,23 @@ def _speckle(boxes: list[_CubeBox], face_seen: Sequence[float], *, min_overlap: 
         else:
             sure.append(i)
     return sorted(speckle)
+
+
+def _between(one: np.ndarray, other: np.ndarray, reach: int) -> np.ndarray:
+    """Pixels with ``one`` within ``reach`` pixels on one side and ``other`` within ``reach`` on the
+    opposite side, along a row, a column or a diagonal (``reach`` steps along each: a box
+    average reaches as far along its diagonal as along a row)."""
+    def toward(mask: np.ndarray, dy: int, dx: int) -> np.ndarray:
+        # A ray kernel: the pixel takes the mask's value up to ``reach`` steps away in direction (dy, dx).
+        kernel = np.zeros((2 * reach + 1, 2 * reach + 1), np.uint8)
+        for k in range(1, reach + 1):
+            kernel[reach + k * dy, reach + k * dx] = 1
+        return cv2.dilate(mask.view(np.uint8), kernel).astype(bool)
+
+    out = np.zeros(one.shape, bool)
+    for dy, dx in ((0, 1), (1, 0), (1, 1), (1, -1), (0, -1), (-1, 0), (-1, -1), (-1, 1)):
+        out |= toward(one, dy, dx) & toward(other, -dy, -dx)
+    return out
 
 
 def _merge_fragments(runs: list[tuple[int, int]], cube_px: float) -> list[tuple[int, int]]:
