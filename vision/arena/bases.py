@@ -125,6 +125,8 @@ _RISE_RUN_MM = 8.0
 # (narrower than its base) leaves the base's rim in view.
 _RAY_ANGLES = np.radians(np.linspace(-88, 88, 21))
 _RAY_STEP_MM = 0.5
+#: Spacing of the lines across a disc along which ``_apart_behind`` looks for bare board (mm).
+_APART_LINE_SPACING_MM = 2.0
 #: Directions across a disc in which its width is measured (see ``_pinched_by``).
 _WIDTH_ANGLES = np.radians(np.arange(0.0, 180.0, 10.0))
 #: Directions (about the line away from the camera) in which a disc's far side is measured.
@@ -205,6 +207,10 @@ class Blob:
     #: A solid disc whose change breaks off just behind its far rim, before a flat top's reach:
     #: whatever shows further on is not a figure standing on it (a fighter behind a token).
     broken_behind: bool = False
+    #: A token-sized disc that stands up only by change beyond bare board behind it (no change at
+    #: all, not even faint, across its whole width; see ``_apart_behind``): what stands there is
+    #: something apart from it, not a figure on it. Measured only on token-sized discs standing up.
+    apart_behind: bool = False
     #: How far (mm) inside the fitted rim the outline lies on both sides across the disc's narrowest
     #: direction (see ``_pinched_by``); measured only where its size may decide, 0 elsewhere.
     pinched_mm: float = 0.0
@@ -233,10 +239,15 @@ def change_mask(change: Change, search: np.ndarray) -> np.ndarray:
     # Faint change only joins within a base's width of clear change: it must not flood the board.
     near = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_FAINT_REACH_PX, _FAINT_REACH_PX)))
     # Faint darkening stays out: a miniature's cast shadow touches it and would widen it.
-    faint = max(FAINT_CHANGE, _FAINT_OVER_NOISE * noise)
+    faint = _faint_level(noise)
     mask = _grow_into_faint_change(mask, (change.unshaded >= faint) & search & (near > 0))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     return _fill_holes(mask)
+
+
+def _faint_level(noise: float) -> float:
+    """The least change (score) taken in as faint change, over a board whose noise is ``noise``."""
+    return max(FAINT_CHANGE, _FAINT_OVER_NOISE * noise)
 
 
 def _noise_level(score: np.ndarray, search: np.ndarray) -> float:
@@ -262,6 +273,9 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
     _, regions = cv2.connectedComponents(mask, connectivity=8)
     front_rim = _FrontRimCheck(change.score, search, regions)
     difference = np.where(mask > 0, change.difference, np.minimum(change.difference, _QUIET_DIFFERENCE * 4))
+    # Under the level at which change_mask takes in faint change: no change at all, bare board
+    # (worked out when a disc first needs it: most reads have no token-sized disc standing up).
+    bare_level = None
     h, w = mask.shape
     fits = []
     reseeded: set[tuple[int, int]] = set()
@@ -309,10 +323,15 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                  and _rises_behind(mask, view, camera, x, y, r))
         rim_ahead = False
         pinched = short = 0.0
+        apart = False
+        if stands_up and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:  # where standing makes it unsure
+            if bare_level is None:
+                bare_level = _faint_level(min(_noise_level(change.score, search), _MAX_NOISE))
+            apart = _apart_behind(change.score, bare_level, view, camera, x, y, r, search)
         if figure is Evidence.UNKNOWN and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:
             # Only where size alone would call it a token (see classify).
             rim_ahead = front_rim.shows(int(regions[v, u]), view, camera, x, y, r)
-            if not stands_up:  # (else it is unsure already) see ``_more_of_it_behind``
+            if not stands_up or apart:  # (else it is unsure already) see ``_more_of_it_behind``
                 short = _short_behind(difference, mask, view, camera, x, y, r, search)
         # Only where the figure seems plainly there: one close to the board's colour in part may
         # show a gap above its base and rise after it (``rises_behind``; seed 100166).
@@ -322,8 +341,8 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
             pinched = _pinched_by(difference, mask, view, x, y, r, search)  # only where size alone decides
             short = _short_behind(difference, mask, view, camera, x, y, r, search)
         blobs.append(Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up,
-                          rises_behind=rises, rim_ahead=rim_ahead, broken_behind=broken, pinched_mm=pinched,
-                          short_behind_mm=short,
+                          rises_behind=rises, rim_ahead=rim_ahead, broken_behind=broken, apart_behind=apart,
+                          pinched_mm=pinched, short_behind_mm=short,
                           ahead_points=ahead_points, ahead_looked=looked))
     return blobs
 
@@ -358,7 +377,7 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
     if blob.diameter_mm <= cut - SIZE_MARGIN_MM:  # token-sized
         if _ringed_figure(blob):
             return Kind.FIGHTER  # a figure's foot in the faint ring of a base the board's colour
-        if blob.figure is Evidence.YES or blob.stands_up:
+        if blob.figure is Evidence.YES or (blob.stands_up and not blob.apart_behind):
             return Kind.UNSURE  # a figure on a base the colour of the board, or a token at a base
         if blob.figure is Evidence.UNKNOWN and blob.tiered >= MAX_TOKEN_TIERED:
             return Kind.UNSURE  # a faint ring round a strong middle: a base round a figure?
@@ -412,7 +431,7 @@ def _ringed_figure(blob: Blob) -> bool:
     it is placed as a fighter by its figure (the wider space-edge margin).
     """
     return (blob.tiered >= MAX_TOKEN_TIERED and blob.figure in (Evidence.YES, Evidence.UNKNOWN) and blob.stands_up
-            and blob.fit_error_mm <= CRISP_RIM_MM and blob.coverage >= MIN_BASE_COVERAGE
+            and not blob.apart_behind and blob.fit_error_mm <= CRISP_RIM_MM and blob.coverage >= MIN_BASE_COVERAGE
             and blob.ahead <= MAX_CHANGE_AHEAD)
 
 
@@ -632,8 +651,8 @@ def _more_of_it_behind(blob: Blob, discs, camera: CameraPosition) -> bool:
     near rim the fit took for the whole of it. A token lying against another disc fitted behind it
     runs on into that disc: explained.
     """
-    if blob.figure is not Evidence.UNKNOWN:
-        return False
+    if blob.figure is not Evidence.UNKNOWN or blob.apart_behind:
+        return False  # (what lies beyond bare board behind it is no more of it: see ``_apart_behind``)
     flat_top = math.hypot(*camera.lean(blob.x_mm, blob.y_mm, MAX_TOKEN_THICKNESS_MM)) + _FAR_RIM_SLACK_MM
     if -blob.short_behind_mm <= flat_top:
         return False
@@ -1082,6 +1101,39 @@ def _breaks_behind(mask, view: BoardView, camera: CameraPosition, x: float, y: f
         return False
     bare = (mask[vi, ui] == 0) & search[vi, ui].astype(bool)
     return longest_run(bare) >= FIGURE_BREAK_MM
+
+
+def _apart_behind(score, bare_level: float, view: BoardView, camera: CameraPosition, x: float, y: float,
+                  r: float, search) -> bool:
+    """Does bare board (change score under ``bare_level``: not even faint change) cut every line
+    away from the camera across the disc's width, for ``FIGURE_BREAK_MM`` or more, between the
+    disc's far rim and the end of the stretch ``_stands_up`` looks at?
+
+    A figure is one body joined to its foot: a figure standing on a disc (its foot, on a base the
+    colour of the board) changes the view without a break from the disc's far rim out to its top,
+    and a figure close to the board's colour does not stand on a base close to it too (see
+    :mod:`vision.arena.hiding`). Change that starts again only after bare board on every line is
+    something apart from the disc (a fighter's base a few mm behind a token, seen from high
+    above: seeds 300165, 300227); the change mask's closing and hole filling bridge such a gap of
+    up to some 5 mm, which is why ``_stands_up`` sees it as standing. Lines are laid every
+    2 mm across the disc's whole width, so that a figure's leg or flank off its centre line,
+    anywhere over the disc, keeps the line it is on unbroken; a line leaving the view or where
+    change is not looked for (a marker's keep-out) answers no.
+    """
+    ax, ay = camera.away(x, y)
+    allowance = math.hypot(*camera.lean(x, y, MAX_TOKEN_THICKNESS_MM)) + _FLAT_SLACK_MM
+    end = r + allowance + 3.0  # where _stands_up stops looking
+    h, w = score.shape
+    for offset in np.arange(-r, r + 0.01, _APART_LINE_SPACING_MM):
+        start = math.sqrt(max(r * r - offset * offset, 0.0))  # the disc's far rim on this line
+        distances = np.arange(start, end, 1.0)
+        u, v = view.to_px(x + ax * distances - ay * offset, y + ay * distances + ax * offset)
+        ui, vi = np.round(u).astype(int), np.round(v).astype(int)
+        if not ((ui >= 0) & (ui < w) & (vi >= 0) & (vi < h)).all() or not search[vi, ui].all():
+            return False
+        if longest_run(score[vi, ui] < bare_level) < FIGURE_BREAK_MM:
+            return False
+    return True
 
 
 def _pinched_by(difference, mask, view: BoardView, x: float, y: float, r: float, search) -> float:
