@@ -25,7 +25,7 @@ from vision.arena.geometry import BoardGeometry
 from vision.arena.hiding import MIN_FIGURE_MM, FigureCover
 from vision.arena.pose import CameraPosition
 from vision.arena.settings import ArenaSettings
-from vision.arena.topdown import BoardView, Change, per_mask
+from vision.arena.topdown import BoardView, Change, per_mask, scratch
 from vision.runs import longest_run
 
 #: Tokens are "a few mm thick" (the spec).
@@ -287,21 +287,24 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
     if rows.start == rows.stop:
         return []  # nothing changed: no disc
     top, left = rows.start, cols.start
-    distance = np.zeros(mask.shape, np.float32)
-    distance[rows, cols] = cv2.distanceTransform(mask[rows, cols], cv2.DIST_L2, 5) / view.px_per_mm
+    distance = cv2.distanceTransform(mask[rows, cols], cv2.DIST_L2, 5) / view.px_per_mm  # (in the window)
     radius = settings.base_mm / 2
     # Seeds: the widest points of the change, and one radius in from every stretch of the
     # outline that faces the camera (where the bases are, even when touching bases and their
     # figures merge into one region whose widest point is neither base).
-    seeds = [(u + left, v + top) for u, v in _peaks(distance[rows, cols], MIN_BLOB_RADIUS_MM,
+    seeds = [(u + left, v + top) for u, v in _peaks(distance, MIN_BLOB_RADIUS_MM,
                                                     separation_px=int(radius * 0.6 * view.px_per_mm))]
     seeds += [(u, v) for u, v in _front_seeds(mask, view, camera, radius, (rows, cols))
-              if 0 <= v < distance.shape[0] and 0 <= u < distance.shape[1] and distance[v, u] >= MIN_BLOB_RADIUS_MM]
-    regions = np.zeros(mask.shape, np.int32)
+              if 0 <= v - top < distance.shape[0] and 0 <= u - left < distance.shape[1]
+              and distance[v - top, u - left] >= MIN_BLOB_RADIUS_MM]  # (past the window: no change)
+    # Used up within this call, as the capped difference below: in scratch arrays (see Scratch).
+    regions = scratch("regions", mask.shape, np.int32)
+    regions.fill(0)
     _, regions[rows, cols] = cv2.connectedComponents(mask[rows, cols], connectivity=8)
     front_rim = _FrontRimCheck(change.score, search, regions)
     # The difference, capped off the change (one copy, not np.where's three view-sized arrays).
-    difference = np.minimum(change.difference, _QUIET_DIFFERENCE * 4)
+    difference = np.minimum(change.difference, _QUIET_DIFFERENCE * 4,
+                            out=scratch("capped difference", mask.shape, change.difference.dtype))
     np.copyto(difference, change.difference, where=mask > 0)
     h, w = mask.shape
     fits = []
@@ -332,8 +335,7 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
     # Several seeds fit each disc. A seed between two touching bases, or between a base and
     # its figure, can fit a circle a few mm too big round both, and as smoothly: the fit that
     # most other seeds agree with is the rim; among equals the smoother one.
-    support = [sum(1 for g in fits if math.hypot(f[0] - g[0], f[1] - g[1]) < _AGREE_MM and abs(f[2] - g[2]) < _AGREE_MM)
-               for f in fits]
+    support = _agreeing_fits(fits)
     order = sorted(range(len(fits)), key=lambda i: (fits[i][3] > CRISP_RIM_MM, -support[i], fits[i][3]))
     blobs: list[Blob] = []
     for i in order:
@@ -367,6 +369,23 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                           short_behind_mm=short,
                           ahead_points=ahead_points, ahead_looked=looked))
     return blobs
+
+
+def _agreeing_fits(fits) -> list[int]:
+    """Per fit (x, y, r, ...): how many fits (itself too) lie within ``_AGREE_MM`` of it in centre
+    and radius. Pairs are ruled out first all at once (a centre within the limit is within it on
+    each axis); only the few left are measured one by one."""
+    if not fits:
+        return []
+    x, y, r = (np.array([f[k] for f in fits]) for k in range(3))
+    near = ((np.abs(x[:, None] - x[None, :]) < _AGREE_MM) & (np.abs(y[:, None] - y[None, :]) < _AGREE_MM)
+            & (np.abs(r[:, None] - r[None, :]) < _AGREE_MM))
+    support = [0] * len(fits)
+    for i, j in zip(*np.nonzero(near)):
+        f, g = fits[i], fits[j]
+        if math.hypot(f[0] - g[0], f[1] - g[1]) < _AGREE_MM and abs(f[2] - g[2]) < _AGREE_MM:
+            support[i] += 1
+    return support
 
 
 def classify(blob: Blob, settings: ArenaSettings) -> Kind:

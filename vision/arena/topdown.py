@@ -175,8 +175,7 @@ def change_between(live: SmoothView, reference: SmoothView, usable: np.ndarray) 
     chroma_sq = cv2.subtract(cv2.transform(cv2.multiply(ratio, ratio, dst=colour("squares")), _SUM_OF_CHANNELS,
                                            dst=grey("sum of squares")),
                              cv2.multiply(luma, luma, scale=3.0, dst=grey("luma squared")), dst=grey("chroma squared"))
-    tint = np.maximum(chroma_sq, 0, out=grey("tint"))
-    np.sqrt(tint, out=tint)
+    tint = cv2.sqrt(cv2.max(chroma_sq, 0.0, dst=grey("tint")), dst=grey("tint"))  # (numpy's: twice the time)
     np.multiply(tint, 1 / CHROMA_CHANGE, out=tint)
     # Shadows only darken, keeping the colour: darkening needs more to count than brightening.
     # (Not clipped at 0 first: the tint never is below it, so the maxima below come out the same.)
