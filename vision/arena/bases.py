@@ -25,7 +25,7 @@ from vision.arena.geometry import BoardGeometry
 from vision.arena.hiding import MIN_FIGURE_MM, FigureCover
 from vision.arena.pose import CameraPosition
 from vision.arena.settings import ArenaSettings
-from vision.arena.topdown import BoardView, Change
+from vision.arena.topdown import BoardView, Change, per_mask, scratch
 from vision.runs import longest_run
 
 #: Tokens are "a few mm thick" (the spec).
@@ -234,15 +234,45 @@ def change_mask(change: Change, search: np.ndarray) -> np.ndarray:
     # Past a limit it is no noise but the light not removed: the flood of change that leaves
     # then makes the reading a doubt rather than hiding what stands on the board.
     noise = min(_noise_level(change.score, search), _MAX_NOISE)
-    mask = ((change.score >= max(1.0, _CLEAR_OVER_NOISE * noise)) & search).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    clear = ((change.score >= max(1.0, _CLEAR_OVER_NOISE * noise)) & search).astype(np.uint8)
+    clear = cv2.morphologyEx(clear, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    # What follows only grows the clear change by a few px: worked out round it alone (a few
+    # bases and tokens are a small part of the view), it is the same as over the whole view.
+    rows, cols = changed_window(clear, _MASK_REACH_PX)
+    mask = np.zeros_like(clear)
+    if rows.start == rows.stop:
+        return mask
+    clear = clear[rows, cols]
     # Faint change only joins within a base's width of clear change: it must not flood the board.
-    near = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_FAINT_REACH_PX, _FAINT_REACH_PX)))
+    near = cv2.dilate(clear, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_FAINT_REACH_PX, _FAINT_REACH_PX)))
     # Faint darkening stays out: a miniature's cast shadow touches it and would widen it.
     faint = _faint_level(noise)
-    mask = _grow_into_faint_change(mask, (change.unshaded >= faint) & search & (near > 0))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    return _fill_holes(mask)
+    grown = _grow_into_faint_change(clear, (change.unshaded[rows, cols] >= faint) & search[rows, cols] & (near > 0))
+    grown = cv2.morphologyEx(grown, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    mask[rows, cols] = _fill_holes(grown)
+    return mask
+
+
+#: How far (px) :func:`change_mask` reaches past the clear change: the faint change's reach,
+#: the closing's, and unchanged board round that (a closing's erosion and the hole filling see
+#: past a window's edge only unchanged board, as they would over the whole view).
+_MASK_REACH_PX = _FAINT_REACH_PX // 2 + 2 + 6
+#: Unchanged board round the change for :func:`find_blobs`' distance map: its 5x5 steps reach
+#: 2 px, so the nearest unchanged pixel to any changed one is always inside the window.
+_DISTANCE_MARGIN_PX = 2
+
+
+def changed_window(mask: np.ndarray, margin_px: int) -> tuple[slice, slice]:
+    """The rows and columns of the view within ``margin_px`` of anything ``mask`` marks (empty
+    slices if nothing), the corner on even pixels: the connected-component labelling walks the
+    view in 2x2 blocks, and a window so placed meets the regions in the same order, so they get
+    the same numbers."""
+    x, y, w, h = cv2.boundingRect(mask)
+    if w == 0:
+        return slice(0, 0), slice(0, 0)
+    rows, cols = mask.shape
+    top, left = max(0, y - margin_px) & ~1, max(0, x - margin_px) & ~1
+    return slice(top, min(rows, y + h + margin_px)), slice(left, min(cols, x + w + margin_px))
 
 
 def _faint_level(noise: float) -> float:
@@ -252,7 +282,7 @@ def _faint_level(noise: float) -> float:
 
 def _noise_level(score: np.ndarray, search: np.ndarray) -> float:
     """The score the unchanged board reaches: its upper quartile (things cover far less)."""
-    values = score[search][::5]
+    values = np.take(score, per_mask(search, "noise samples", lambda mask: np.flatnonzero(mask)[::5]))
     if len(values) == 0:
         return 0.0
     return float(np.partition(values, 3 * len(values) // 4)[3 * len(values) // 4])
@@ -262,17 +292,31 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                search: np.ndarray | None = None) -> list[Blob]:
     """Discs fitted to the change; ``search`` marks where change can be seen at all (not the markers)."""
     search = np.ones(mask.shape, bool) if search is None else search
-    distance = cv2.distanceTransform(mask, cv2.DIST_L2, 5) / view.px_per_mm
+    # The distance map, its peaks, the outline and the regions are worked out round the change
+    # alone (see changed_window): past it the mask is empty, and each of them with it.
+    rows, cols = changed_window(mask, _DISTANCE_MARGIN_PX)
+    if rows.start == rows.stop:
+        return []  # nothing changed: no disc
+    top, left = rows.start, cols.start
+    distance = cv2.distanceTransform(mask[rows, cols], cv2.DIST_L2, 5) / view.px_per_mm  # (in the window)
     radius = settings.base_mm / 2
     # Seeds: the widest points of the change, and one radius in from every stretch of the
     # outline that faces the camera (where the bases are, even when touching bases and their
     # figures merge into one region whose widest point is neither base).
-    seeds = _peaks(distance, MIN_BLOB_RADIUS_MM, separation_px=int(radius * 0.6 * view.px_per_mm))
-    seeds += [(u, v) for u, v in _front_seeds(mask, view, camera, radius)
-              if 0 <= v < distance.shape[0] and 0 <= u < distance.shape[1] and distance[v, u] >= MIN_BLOB_RADIUS_MM]
-    _, regions = cv2.connectedComponents(mask, connectivity=8)
+    seeds = [(u + left, v + top) for u, v in _peaks(distance, MIN_BLOB_RADIUS_MM,
+                                                    separation_px=int(radius * 0.6 * view.px_per_mm))]
+    seeds += [(u, v) for u, v in _front_seeds(mask, view, camera, radius, (rows, cols))
+              if 0 <= v - top < distance.shape[0] and 0 <= u - left < distance.shape[1]
+              and distance[v - top, u - left] >= MIN_BLOB_RADIUS_MM]  # (past the window: no change)
+    # Used up within this call, as the capped difference below: in scratch arrays (see Scratch).
+    regions = scratch("regions", mask.shape, np.int32)
+    regions.fill(0)
+    _, regions[rows, cols] = cv2.connectedComponents(mask[rows, cols], connectivity=8)
     front_rim = _FrontRimCheck(change.score, search, regions)
-    difference = np.where(mask > 0, change.difference, np.minimum(change.difference, _QUIET_DIFFERENCE * 4))
+    # The difference, capped off the change (one copy, not np.where's three view-sized arrays).
+    difference = np.minimum(change.difference, _QUIET_DIFFERENCE * 4,
+                            out=scratch("capped difference", mask.shape, change.difference.dtype))
+    np.copyto(difference, change.difference, where=mask > 0)
     # Under the level at which change_mask takes in faint change: no change at all, bare board
     # (worked out when a disc first needs it: most reads have no token-sized disc standing up).
     bare_level = None
@@ -305,8 +349,7 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
     # Several seeds fit each disc. A seed between two touching bases, or between a base and
     # its figure, can fit a circle a few mm too big round both, and as smoothly: the fit that
     # most other seeds agree with is the rim; among equals the smoother one.
-    support = [sum(1 for g in fits if math.hypot(f[0] - g[0], f[1] - g[1]) < _AGREE_MM and abs(f[2] - g[2]) < _AGREE_MM)
-               for f in fits]
+    support = _agreeing_fits(fits)
     order = sorted(range(len(fits)), key=lambda i: (fits[i][3] > CRISP_RIM_MM, -support[i], fits[i][3]))
     blobs: list[Blob] = []
     for i in order:
@@ -345,6 +388,23 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                           pinched_mm=pinched, short_behind_mm=short,
                           ahead_points=ahead_points, ahead_looked=looked))
     return blobs
+
+
+def _agreeing_fits(fits) -> list[int]:
+    """Per fit (x, y, r, ...): how many fits (itself too) lie within ``_AGREE_MM`` of it in centre
+    and radius. Pairs are ruled out first all at once (a centre within the limit is within it on
+    each axis); only the few left are measured one by one."""
+    if not fits:
+        return []
+    x, y, r = (np.array([f[k] for f in fits]) for k in range(3))
+    near = ((np.abs(x[:, None] - x[None, :]) < _AGREE_MM) & (np.abs(y[:, None] - y[None, :]) < _AGREE_MM)
+            & (np.abs(r[:, None] - r[None, :]) < _AGREE_MM))
+    support = [0] * len(fits)
+    for i, j in zip(*np.nonzero(near)):
+        f, g = fits[i], fits[j]
+        if math.hypot(f[0] - g[0], f[1] - g[1]) < _AGREE_MM and abs(f[2] - g[2]) < _AGREE_MM:
+            support[i] += 1
+    return support
 
 
 def classify(blob: Blob, settings: ArenaSettings) -> Kind:
@@ -1314,11 +1374,16 @@ def _nonzero(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return points[:, 1], points[:, 0]
 
 
-def _front_seeds(mask, view: BoardView, camera: CameraPosition, radius_mm: float) -> list[tuple[int, int]]:
-    """Points one base radius in from the outline where it faces the camera, a few mm apart."""
+def _front_seeds(mask, view: BoardView, camera: CameraPosition, radius_mm: float,
+                 window: tuple[slice, slice] | None = None) -> list[tuple[int, int]]:
+    """Points one base radius in from the outline where it faces the camera, a few mm apart;
+    the outline is looked for in ``window`` (rows, columns) if given (all of it inside)."""
     ppm = view.px_per_mm
-    edge = mask.astype(bool) & ~cv2.erode(mask, np.ones((3, 3), np.uint8)).astype(bool)
+    rows, cols = window if window is not None else (slice(None), slice(None))
+    part = mask[rows, cols]
+    edge = part.astype(bool) & ~cv2.erode(part, np.ones((3, 3), np.uint8)).astype(bool)
     vs, us = _nonzero(edge)
+    vs, us = vs + (rows.start or 0), us + (cols.start or 0)
     if len(us) == 0:
         return []
     xs = us / ppm - view.width_mm / 2
@@ -1435,11 +1500,14 @@ def _robust_circles(xs: np.ndarray, ys: np.ndarray, valid: np.ndarray) -> list:
     A row is (cx, cy, r, rms) or None.
     """
     rows = len(xs)
-    results: list = [None] * rows
     counts = valid.sum(axis=1)
     active = counts >= 5
     if not active.any():
-        return results
+        return [None] * rows
+    # Each row's latest circle (set while it is active), all rows at once: numpy scalars taken
+    # one by one cost more than the fit itself.
+    fitted = np.zeros(rows, bool)
+    latest = np.zeros((4, rows))
     weights = valid.astype(np.float64)
     ox = (xs * weights).sum(axis=1) / np.maximum(counts, 1)
     oy = (ys * weights).sum(axis=1) / np.maximum(counts, 1)
@@ -1462,21 +1530,20 @@ def _robust_circles(xs: np.ndarray, ys: np.ndarray, valid: np.ndarray) -> list:
             active &= np.abs(det) >= 1e-9
             cx, cy, c = (_det3(_with_column(normal, k, rhs)) / det for k in range(3))
             r2 = c + cx**2 + cy**2
-            for i in np.flatnonzero(active & (r2 <= 0)):
-                results[i] = None
+            fitted &= ~(active & (r2 <= 0))
             active &= r2 > 0
             r = np.sqrt(np.maximum(r2, 0.0))
             residual = np.where(valid, np.abs(np.hypot(xs - cx[:, None], ys - cy[:, None]) - r[:, None]), np.inf)
             kept = np.where(keep, residual, 0.0)
             rms = np.sqrt((kept * kept).sum(axis=1) / n)
-            for i in np.flatnonzero(active):
-                results[i] = (float(cx[i] + ox[i]), float(cy[i] + oy[i]), float(r[i]), float(rms[i]))
+            fitted |= active
+            latest[:, active] = np.stack([cx + ox, cy + oy, r, rms])[:, active]
             ordered = np.sort(np.where(keep, residual, np.inf), axis=1)
             median = ordered[np.arange(rows), np.minimum(n // 2, ordered.shape[1] - 1)]
             new_keep = residual < np.maximum(1.0, 2.5 * median)[:, None]
             active &= ~(new_keep == keep).all(axis=1)
             keep = np.where(active[:, None], new_keep, keep)
-    return results
+    return [tuple(circle) if ok else None for ok, circle in zip(fitted.tolist(), latest.T.tolist())]
 
 
 def _det3(m) -> float:

@@ -29,6 +29,10 @@ EDGE_MARGIN_MM = 1.5
 FIGURE_ONLY_EDGE_MARGIN_MM = 6.0
 
 
+#: How many other mappings' camera positions a prepared reference keeps (see camera_for).
+_CAMERAS_KEPT = 8
+
+
 class ArenaInputError(ValueError):
     """An image the reader cannot use at all (not a picture, or a reference without markers)."""
 
@@ -85,6 +89,8 @@ class PreparedReference:
     still: StillMarkers  # the markers' patches as last registered, to spot an unmoved camera
     search: np.ndarray = field(repr=False, compare=False)  # see _search_mask, made once
     camera: CameraPosition  # where ``registration`` puts the camera
+    #: Camera positions of the last few other mappings, by mapping and frame size (see camera_for).
+    cameras: dict = field(default_factory=dict, repr=False, compare=False)
 
     def expected_markers(self, image: np.ndarray) -> np.ndarray | None:
         """Where the markers should be in a same-size image: where they were last registered."""
@@ -118,7 +124,16 @@ class PreparedReference:
         """The camera position of ``image``'s registration (worked out once for the expected one)."""
         if self._same_size(image) and np.array_equal(registration.homography, self.registration.homography):
             return self.camera
-        return camera_position(registration.homography, (image.shape[1], image.shape[0]))
+        # A frame with a marker covered since the camera stood still gets the same mapping each
+        # time (see registration._still_registration): its camera is worked out once.
+        size = (image.shape[1], image.shape[0])
+        key = (registration.homography.tobytes(), size)
+        camera = self.cameras.get(key)
+        if camera is None:
+            if len(self.cameras) >= _CAMERAS_KEPT:
+                self.cameras.clear()  # (searched mappings of a moving camera differ every frame)
+            camera = self.cameras[key] = camera_position(registration.homography, size)
+        return camera
 
     def _same_size(self, image: np.ndarray) -> bool:
         return self.image_size == (image.shape[1], image.shape[0])

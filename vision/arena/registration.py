@@ -88,10 +88,12 @@ def _look_again(grey: np.ndarray, corners: list, ids, geometry: BoardGeometry):
 _NEAR_REACH_FRAME = 0.07
 
 
-def _detect_near(grey: np.ndarray, geometry: BoardGeometry, expected: np.ndarray, scale: float, *,
+def _detect_near(image: np.ndarray, geometry: BoardGeometry, expected: np.ndarray, scale: float, *,
                  markers=None, reach_frame: float = _NEAR_REACH_FRAME):
     """Each layout marker (or each of ``markers``) searched for only in a window round where
     ``expected`` puts it, reaching a marker's side or ``reach_frame`` of the frame width past it.
+    ``image`` is grey or BGR: of a BGR frame only the windows are made grey (and the whole
+    frame only to refine the corners of a marker found).
 
     The windows are tiled side by side into one small image, searched in one call (each
     call has a fixed cost), and a marker counts only if found in its own window. Given
@@ -99,7 +101,7 @@ def _detect_near(grey: np.ndarray, geometry: BoardGeometry, expected: np.ndarray
     the detector's default is a share of the image's size, and on a single small window it
     let through thousands of specks, which cost more than a whole-frame search.
     """
-    h, w = grey.shape
+    h, w = image.shape[:2]
     windows = []
     wanted = geometry.markers if markers is None else markers
     for marker_id, (x, y, size) in ((m, geometry.markers[m]) for m in wanted):
@@ -123,7 +125,7 @@ def _detect_near(grey: np.ndarray, geometry: BoardGeometry, expected: np.ndarray
     places = []
     left = gap
     for marker_id, x0, y0, x1, y1 in windows:
-        tiled[gap : gap + y1 - y0, left : left + x1 - x0] = grey[y0:y1, x0:x1]
+        tiled[gap : gap + y1 - y0, left : left + x1 - x0] = to_gray(image[y0:y1, x0:x1])
         places.append((marker_id, left, x1 - x0, y1 - y0, x0 - left, y0 - gap))
         left += x1 - x0 + gap
     rate = None
@@ -141,6 +143,7 @@ def _detect_near(grey: np.ndarray, geometry: BoardGeometry, expected: np.ndarray
     if not found_ids:
         return [], None
     if scale < 1.0:  # refined on the tiles, next to their grey gaps: refine on the frame itself
+        grey = to_gray(image)
         found_corners = [_refine(grey, quad) for quad in found_corners]
     return [q.reshape(1, 4, 2) for q in found_corners], np.array(found_ids).reshape(-1, 1)
 
@@ -302,6 +305,9 @@ class StillMarkers:
 
     patches: Mapping[int, _MarkerPatch]  # every marker the reference's mapping used, or none
     registration: "Registration | None" = None  # the reference's (or the frame's the patches were taken from)
+    #: The mappings fitted again from some of the markers (see :func:`_still_registration`), by
+    #: which markers, the frame size and the layout's markers.
+    refits: dict = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, image: np.ndarray, registration: "Registration") -> "StillMarkers":
@@ -424,8 +430,9 @@ def _still_registration(image: np.ndarray, geometry: BoardGeometry, still: Still
     hidden = [m for m in geometry.markers if m not in previous.markers_found]
     others = [m for m in previous.markers_used if m not in unmoved] + hidden
     if others:
-        grey = to_gray(image)
-        corners, ids = _detect_near(grey, geometry, previous.homography, min(1.0, DETECT_WIDTH / grey.shape[1]),
+        # (The frame is made grey only where the markers are looked for: a covered marker mostly
+        # stays covered from frame to frame, and the whole frame's grey costs as much as a read's warp.)
+        corners, ids = _detect_near(image, geometry, previous.homography, min(1.0, DETECT_WIDTH / image.shape[1]),
                                     markers=[m for m in others if m in geometry.markers], reach_frame=0.0)
         for quad, marker_id in zip(corners, [] if ids is None else ids.ravel().tolist()):
             if marker_id in hidden:
@@ -439,8 +446,17 @@ def _still_registration(image: np.ndarray, geometry: BoardGeometry, still: Still
     if unmoved >= set(used):
         corners = {m: previous.corners[m].copy() for m in used}
         return Registration(previous.homography, used, used, corners, error_px=previous.error_px, unmoved=True)
-    fitted = register(image, geometry, detected={m: previous.corners[m] for m in sorted(unmoved)})
-    return dataclasses.replace(fitted, unmoved=True) if fitted.ok else None
+    # The fit uses the earlier corners of the markers seen unmoved, not the frame: while the same
+    # ones stay unmoved (a hand resting over another), every frame gets the same mapping. So it
+    # is fitted once (a fit from three markers checks them against a camera fit, some 1 ms).
+    key = (tuple(sorted(unmoved)), image.shape[:2], tuple(sorted(geometry.markers.items())), geometry.board_mm)
+    fitted = still.refits.get(key)
+    if fitted is None:
+        fitted = still.refits[key] = register(image, geometry,
+                                              detected={m: previous.corners[m] for m in sorted(unmoved)})
+    if not fitted.ok:
+        return None
+    return dataclasses.replace(fitted, homography=fitted.homography.copy(), corners=dict(fitted.corners), unmoved=True)
 
 
 def _fit(subset: tuple[int, ...], corners: Mapping[int, np.ndarray], geometry: BoardGeometry, image_size):
