@@ -926,7 +926,7 @@ class TowerAnalyzer:
                     # wider than any fringe, clear of the heavy one).
                     unsure.append((layer, "fringe"))
                 elif above_top_face - lo >= 2 and count > _cubes_in(
-                        _core_width(beyond_fringe[lo:above_top_face, a:b]) / cube_px):
+                        _core_width(band[:above_top_face - lo, a:b]) / cube_px):
                     # Only the rows the top face below reaches make the last cube (or the only
                     # one): above them the run holds one cube fewer.  Maybe no cube, like a fringe.
                     unsure.append((layer, "fringe"))
