@@ -92,3 +92,26 @@ def test_a_real_light_cube_beside_the_cap_is_no_top_face(tower_scene):
     assert sum(b.layer == 2 and not b.heavy for b in structure.boxes) == 1
     assert sum(b.layer == 2 for b in structure.boxes) == 2
     assert not any(what == "fringe" for _, what in structure.unsure)
+
+
+def test_a_light_cube_under_a_heavy_one_keeps_its_upper_rows(tower_scene):
+    # The rows above the top face's reach are read on the whole run: a light cube right under a
+    # heavy one has them within the heavy face's reach (where its light fringe would be), yet they
+    # are its own face (a very noisy room's stagger had passed, and turned uncertain when they were
+    # left out with the fringe).
+    scene = tower_scene("ring", 470023, heavy=1, light=3, **DIM_ROOM_470023)
+    analyzer = TowerAnalyzer(scene.frames[0], heavy=1, light=3)
+    obs = analyzer.observe(scene.frames[-1])
+    view, cube = obs.view, analyzer.settings.cube_mm
+    # Three light cubes, a heavy one on top (its lit top face too).  At this camera the third light
+    # cube's band keeps two rows above the top face's reach, both within the heavy face's.
+    assert view.row(2 * cube + analyzer._top_face_mm(view, 2 * cube)
+                    + (analyzer._blur // 2 + EDGE_BLUR_PX) / VIEW_PX_PER_MM) - view.row(2.95 * cube) >= 2
+    light = np.zeros_like(obs.light)
+    heavy = np.zeros_like(obs.heavy)
+    light[view.row(3 * cube): view.row(0), view.col(-5): view.col(5)] = True
+    heavy[view.row(4 * cube + analyzer._top_face_mm(view, 4 * cube)): view.row(3 * cube), view.col(-5): view.col(5)] = True
+    painted = dataclasses.replace(obs, light=light, heavy=heavy, changed=light | heavy, still_colour=None)
+    structure = analyzer._structure(painted, painted.view)
+    assert [(b.layer, b.heavy) for b in structure.boxes] == [(0, False), (1, False), (2, False), (3, True)]
+    assert not any(what == "fringe" for _, what in structure.unsure), structure.unsure
