@@ -1738,7 +1738,8 @@ _OTHER_READINGS = {
     "sliver": ((1, 0), (0, 1)),
     "colour": ((1, -1), (-1, 1)),
     "speckle": ((-1, 0), (0, -1)),
-    # A run one cube wider only with a heavy face's light fringe at its ends: maybe no cube.
+    # A run one cube wider only with a heavy face's light fringe at its ends, or only in the rows the
+    # blurred top face below reaches: maybe no cube.
     "fringe": ((-1, 0), (0, -1)),
 }
 # A view with this many unsure measurements is unclear as a whole: each counts against any breach.
