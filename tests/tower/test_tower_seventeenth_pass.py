@@ -115,3 +115,24 @@ def test_a_light_cube_under_a_heavy_one_keeps_its_upper_rows(tower_scene):
     structure = analyzer._structure(painted, painted.view)
     assert [(b.layer, b.heavy) for b in structure.boxes] == [(0, False), (1, False), (2, False), (3, True)]
     assert not any(what == "fringe" for _, what in structure.unsure), structure.unsure
+
+
+def test_a_top_face_piece_whose_face_is_mostly_gaps_is_speckle_not_also_fringe(tower_scene):
+    # The same piece with its face below the band mostly gaps (a sliver): it is speckle, "maybe no
+    # cube" already; a second doubt about the same piece would count twice towards a view unclear as
+    # a whole (two_towers 470044, a clear breach, turned uncertain that way).
+    scene = tower_scene("ring", 470023, heavy=1, light=3, **DIM_ROOM_470023)
+    analyzer = TowerAnalyzer(scene.frames[0], heavy=1, light=3)
+    obs = _painted(analyzer, scene, right_of_cap="top face", apart=True)
+    view, cube = obs.view, analyzer.settings.cube_mm
+    # Gaps over the face below the band, keeping one pixel in four on diagonal lines (still joined
+    # to the arm below, 8-connected).
+    light = obs.light.copy()
+    rows, cols = slice(view.row(2.7 * cube), view.row(2 * cube)), slice(view.col(3), view.col(13))
+    r, c = np.indices(light[rows, cols].shape)
+    light[rows, cols] &= (r + c) % 4 == 0
+    obs = dataclasses.replace(obs, light=light, changed=light | obs.heavy | (obs.changed & ~obs.light))
+    structure = analyzer._structure(obs, obs.view)
+    assert sum(b.layer == 2 for b in structure.boxes) == 2, "the piece should still read as one cube more"
+    assert (2, "speckle") in structure.unsure
+    assert (2, "fringe") not in structure.unsure

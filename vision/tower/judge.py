@@ -925,10 +925,12 @@ class TowerAnalyzer:
                     # without it the run holds one cube fewer (a real cube there shows its face,
                     # wider than any fringe, clear of the heavy one).
                     unsure.append((layer, "fringe"))
-                elif above_top_face - lo >= 2 and count > _cubes_in(
-                        _core_width(band[:above_top_face - lo, a:b]) / cube_px):
+                elif (above_top_face - lo >= 2
+                      and count > _cubes_in(_core_width(band[:above_top_face - lo, a:b]) / cube_px)
+                      and (heavy | light)[face_lo:face_hi, a + (b - a) * (count - 1) // count: b].mean() >= 0.5):
                     # Only the rows the top face below reaches make the last cube (or the only
                     # one): above them the run holds one cube fewer.  Maybe no cube, like a fringe.
+                    # (A last cube whose face is mostly gaps is speckle already: the same doubt.)
                     unsure.append((layer, "fringe"))
                 for j in range(count):
                     c0 = a + (b - a) * j // count
