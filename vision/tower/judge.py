@@ -878,6 +878,12 @@ class TowerAnalyzer:
             band = tower_mask[lo:hi]
             if band.shape[0] == 0:
                 break
+            # The lit top face of a cube one layer down shows up to ``sliver`` above its front face
+            # and blurs upwards by the same reach as a heavy face's edge: in a very noisy room (the
+            # 7 x 7 average) it fills the band's lower rows beside a cube of this layer (ring
+            # 470023: an arm's top face beside a dark cap widened the cap's run to two cubes).  A
+            # real cube of this layer fills its face up to its own top edge, above that reach.
+            above_top_face = view.row(z0 + sliver + reach / VIEW_PX_PER_MM) if layer else lo
             if blind_rows[lo:hi].any():
                 # Part of this layer hid against a background of cube colour: it cannot be counted.
                 blind_layers += 1
@@ -922,6 +928,13 @@ class TowerAnalyzer:
                     # Only light fringe along a heavy face at the run's ends makes the last cube:
                     # without it the run holds one cube fewer (a real cube there shows its face,
                     # wider than any fringe, clear of the heavy one).
+                    unsure.append((layer, "fringe"))
+                elif (above_top_face - lo >= 2
+                      and count > _cubes_in(_core_width(band[:above_top_face - lo, a:b]) / cube_px)
+                      and (heavy | light)[face_lo:face_hi, a + (b - a) * (count - 1) // count: b].mean() >= 0.5):
+                    # Only the rows the top face below reaches make the last cube (or the only
+                    # one): above them the run holds one cube fewer.  Maybe no cube, like a fringe.
+                    # (A last cube whose face is mostly gaps is speckle already: the same doubt.)
                     unsure.append((layer, "fringe"))
                 for j in range(count):
                     c0 = a + (b - a) * j // count
@@ -1744,7 +1757,8 @@ _OTHER_READINGS = {
     "sliver": ((1, 0), (0, 1)),
     "colour": ((1, -1), (-1, 1)),
     "speckle": ((-1, 0), (0, -1)),
-    # A run one cube wider only with a heavy face's light fringe at its ends: maybe no cube.
+    # A run one cube wider only with a heavy face's light fringe at its ends, or only in the rows the
+    # blurred top face below reaches: maybe no cube.
     "fringe": ((-1, 0), (0, -1)),
 }
 # A view with this many unsure measurements is unclear as a whole: each counts against any breach.
@@ -1841,6 +1855,12 @@ def _cubes_across(width: float) -> tuple[int, bool]:
     units = _run_units(width)
     frac = units - int(units)
     return int(units) + 1, frac < 0.08 or frac > 0.92
+
+
+def _cubes_in(width: float) -> int:
+    """How many cubes side by side a run ``width`` cubes wide holds, none if narrower than any
+    face counted as a cube (0.4 widths)."""
+    return _cubes_across(width)[0] if width >= 0.4 else 0
 
 
 def _runs(occupied: np.ndarray, *, max_gap: int) -> list[tuple[int, int]]:
