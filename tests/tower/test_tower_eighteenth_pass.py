@@ -45,12 +45,14 @@ SHADE = 0.6
 
 
 def _painted(analyzer: TowerAnalyzer, scene, *, behind: str = "wood", shade: float = SHADE, base_x=(-10, 4),
-             pair_at: float = -5):
+             pair_at: float = -5, seen_below: bool = True):
     """The last frame's observation with painted masks and colours: a light base (at ``base_x``), a
     light cube on it (from ``pair_at``, turned a little) and, left of that cube, the pair's left cube,
     whose lower face (before paper) reads as light wood and whose upper face stands before ``behind``
     (the reference's light wood, or paper) darkened by ``shade`` in every channel (1: the
-    reference's look, unchanged).  The analyzer's reference is painted to match."""
+    reference's look, unchanged); without ``seen_below`` the light piece fills the whole face and all
+    of it is darkened (the look of the tower's own shadow on it).  The analyzer's reference is
+    painted to match."""
     obs = analyzer.observe(scene.frames[-1])
     view, cube = obs.view, analyzer.settings.cube_mm
 
@@ -60,16 +62,17 @@ def _painted(analyzer: TowerAnalyzer, scene, *, behind: str = "wood", shade: flo
     reference = np.empty(obs.colour.shape, np.float32)
     reference[:] = PAPER
     ref_light = np.zeros(obs.light.shape, bool)
-    left_upper = place(1.3 * cube, 2 * cube, pair_at - cube, pair_at)
+    seen_to = 1.4 * cube if seen_below else cube
+    left_upper = place(seen_to, 2 * cube, pair_at - cube, pair_at)
     if behind == "wood":
         # A light supply cube lying behind the spot: its front face fills the left cube's upper face.
-        supply = place(1.3 * cube, 2.5 * cube, pair_at - 12, pair_at + 1)
+        supply = place(seen_to, 2.5 * cube, pair_at - 12, pair_at + 1)
         reference[supply] = WOOD
         ref_light[supply] = True
     colour = reference.copy()
     light = np.zeros_like(obs.light)
     for rows, cols in (place(0, cube, *base_x), place(cube, 2 * cube, pair_at, pair_at + 12),
-                       place(cube, 1.3 * cube, pair_at - cube, pair_at)):
+                       place(cube, seen_to, pair_at - cube, pair_at)):
         light[rows, cols] = True
         colour[rows, cols] = WOOD
     colour[left_upper] = reference[left_upper] * shade
@@ -90,16 +93,18 @@ def test_a_shaded_face_before_a_piece_of_its_colour_may_be_a_hidden_cube(tower_s
     assert _doubt(Reason.CUBE_COUNT, structure, 0, 2, 0, 3) >= 1
 
 
-@pytest.mark.parametrize("look", ["shadow on paper", "unchanged", "nothing below"])
+@pytest.mark.parametrize("look", ["shadow on paper", "unchanged", "nothing below", "all shadow"])
 def test_no_hidden_cube_without_camouflage_or_support(tower_scene, look):
     # The same place darkened like a shadow over paper (no cube colour behind: a shadow, or a face
     # the view would have seen), showing the reference's very look (a cube there would show), or
-    # with no cube below to rest on: no reading "hidden", and the count breach stands.
+    # with no cube below to rest on, or all of it darkened with none of it read as cube colour (the
+    # tower's own shadow on a piece of cube colour looks so): no reading "hidden", and the count
+    # breach stands.
     scene = tower_scene("top_pair", 470049, heavy=0, light=3, **DIM_ROOM_470049)
     analyzer = TowerAnalyzer(scene.frames[0], heavy=0, light=3)
     options = {"shadow on paper": dict(behind="paper"), "unchanged": dict(shade=1.0),
                # The base under the right cube only: the left cube's place overhangs nothing.
-               "nothing below": dict(base_x=(0, 10), pair_at=0)}[look]
+               "nothing below": dict(base_x=(0, 10), pair_at=0), "all shadow": dict(seen_below=False)}[look]
     obs = _painted(analyzer, scene, **options)
     structure = analyzer._structure(obs, obs.view)
     assert (1, "hidden") not in structure.unsure, structure.unsure
