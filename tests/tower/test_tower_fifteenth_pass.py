@@ -12,11 +12,8 @@ import numpy as np
 
 from vision.tower import Reason, Verdict, judge_tower
 from vision.tower.judge import EDGE_BLUR_PX, TowerAnalyzer
+from tower_judging import DIM_ROOM_450020
 
-# Seed 450020 of the accuracy bench (fresh range): a dim, very noisy room, pale paper behind.
-DIM_ROOM_450020 = dict(frames=2, dim=True, nudge_px=2.01471832514156, exposure_drift=0.11910640890289613,
-                       off_spot_mm=2.5855069392189804, distractors=0, noise=5.060273522128608, pile=False,
-                       near=0.09460778390065128)
 
 
 def test_the_ring_with_fringed_heavy_arms_is_not_failed(tower_scene):

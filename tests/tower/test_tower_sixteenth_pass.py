@@ -19,15 +19,12 @@ import numpy as np
 
 from vision.tower import Verdict, judge_tower
 from vision.tower.judge import TURNED_WIDTH, TowerAnalyzer, _between
+from tower_judging import DIM_ROOM_450020
 
 # Seed 450022 of the accuracy bench: a dim room, the tower 11 mm off the spot.
 DIM_ROOM_450022 = dict(frames=4, dim=True, nudge_px=0.6525247866613144, exposure_drift=0.061209474308063005,
                        off_spot_mm=11.234437741046467, distractors=2, noise=4.320105697844809, pile=False,
                        near=0.14991267976079894)
-# Seed 450020 (the fifteenth pass's ring): a dim, very noisy room (7 x 7 average), pale paper behind.
-DIM_ROOM_450020 = dict(frames=2, dim=True, nudge_px=2.01471832514156, exposure_drift=0.11910640890289613,
-                       off_spot_mm=2.5855069392189804, distractors=0, noise=5.060273522128608, pile=False,
-                       near=0.09460778390065128)
 
 
 def test_the_y_fork_with_a_turned_light_arm_is_not_failed(tower_scene):

@@ -4,6 +4,12 @@ still-coloured observation to look at one step of the judgment."""
 from vision.tower import judge_tower
 from vision.tower.judge import TowerAnalyzer
 
+# Seed 450020 of the accuracy bench (the fifteenth pass's ring, whose reference the sixteenth
+# pass's painted tests reuse): a dim, very noisy room (7 x 7 average), pale paper behind.
+DIM_ROOM_450020 = dict(frames=2, dim=True, nudge_px=2.01471832514156, exposure_drift=0.11910640890289613,
+                       off_spot_mm=2.5855069392189804, distractors=0, noise=5.060273522128608, pile=False,
+                       near=0.09460778390065128)
+
 
 def judge_scene(scene):
     """The judge's verdict on a rendered scene, for the fighter's own cubes."""
