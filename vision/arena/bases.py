@@ -663,7 +663,7 @@ def _figure_is_a_base_behind(blob: Blob, discs, camera: CameraPosition, settings
         return False
     # Plain evidence: a base whose rim starts where this disc's own flat top could still show (so
     # nothing breaks off between them); partial evidence: where the change rising after a gap starts.
-    flat_top = math.hypot(*camera.lean(blob.x_mm, blob.y_mm, MAX_TOKEN_THICKNESS_MM)) + _FLAT_SLACK_MM
+    flat_top = _flat_top_reach(camera, blob.x_mm, blob.y_mm)
     reach = flat_top if blob.figure is Evidence.YES else _RISE_GAP_MM
     ax, ay = camera.away(blob.x_mm, blob.y_mm)
     for other in discs:
@@ -1053,6 +1053,16 @@ def _figure_evidence(mask, view: BoardView, camera: CameraPosition, x: float, y:
     return Evidence.PARTIAL
 
 
+def _flat_top_reach(camera: CameraPosition, x: float, y: float) -> float:
+    """How far (mm) past a disc's far rim the top of the thickest token at (x, y) may show, with
+    the change mask's slack: change further out stands up."""
+    return math.hypot(*camera.lean(x, y, MAX_TOKEN_THICKNESS_MM)) + _FLAT_SLACK_MM
+
+
+#: How far (mm) past a flat top's reach :func:`_stands_up` wants change all the way.
+_STANDS_UP_PAST_MM = 3.0
+
+
 def _stands_up(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> bool:
     """Does the change run on away from the camera beyond what a flat disc's top could?
 
@@ -1060,8 +1070,8 @@ def _stands_up(mask, view: BoardView, camera: CameraPosition, x: float, y: float
     but its top, tens of mm up, still shows displaced away from the camera.
     """
     ax, ay = camera.away(x, y)
-    allowance = math.hypot(*camera.lean(x, y, MAX_TOKEN_THICKNESS_MM)) + _FLAT_SLACK_MM
-    distances = np.arange(r, r + allowance + 3.0, 1.0)
+    allowance = _flat_top_reach(camera, x, y)
+    distances = np.arange(r, r + allowance + _STANDS_UP_PAST_MM, 1.0)
     u = np.round((x + ax * distances + view.width_mm / 2) * view.px_per_mm).astype(int)
     v = np.round((view.height_mm / 2 - (y + ay * distances)) * view.px_per_mm).astype(int)
     h, w = mask.shape
@@ -1151,7 +1161,7 @@ def _breaks_behind(mask, view: BoardView, camera: CameraPosition, x: float, y: f
     as a fighter by the base of the fighter standing behind them).
     """
     ax, ay = camera.away(x, y)
-    allowance = math.hypot(*camera.lean(x, y, MAX_TOKEN_THICKNESS_MM)) + _FLAT_SLACK_MM
+    allowance = _flat_top_reach(camera, x, y)
     distances = np.arange(r, r + allowance, 1.0)
     u, v = view.to_px(x + ax * distances, y + ay * distances)
     ui, vi = np.round(u).astype(int), np.round(v).astype(int)
@@ -1181,8 +1191,8 @@ def _apart_behind(score, bare_level: float, view: BoardView, camera: CameraPosit
     change is not looked for (a marker's keep-out) answers no.
     """
     ax, ay = camera.away(x, y)
-    allowance = math.hypot(*camera.lean(x, y, MAX_TOKEN_THICKNESS_MM)) + _FLAT_SLACK_MM
-    end = r + allowance + 3.0  # where _stands_up stops looking
+    allowance = _flat_top_reach(camera, x, y)
+    end = r + allowance + _STANDS_UP_PAST_MM  # where _stands_up stops looking
     h, w = score.shape
     for offset in np.arange(-r, r + 0.01, _APART_LINE_SPACING_MM):
         start = math.sqrt(max(r * r - offset * offset, 0.0))  # the disc's far rim on this line
@@ -1257,7 +1267,7 @@ def _rises_behind(mask, view: BoardView, camera: CameraPosition, x: float, y: fl
     along two lines a figure's half width beside it), change resumes within ``_RISE_GAP_MM`` of the
     rim and runs on, unbroken, ``_RISE_RUN_MM`` or more, past where a flat disc's top could show."""
     ax, ay = camera.away(x, y)
-    allowance = math.hypot(*camera.lean(x, y, MAX_TOKEN_THICKNESS_MM)) + _FLAT_SLACK_MM
+    allowance = _flat_top_reach(camera, x, y)
     reach = math.hypot(*camera.lean(x, y, MAX_FIGURE_MM))
     if reach <= allowance + _RISE_RUN_MM:
         return False  # seen from so high that a figure shows no further than a token's top

@@ -1548,7 +1548,7 @@ class TowerAnalyzer:
         cube_px = int(round(cube * VIEW_PX_PER_MM))
         rows = _face_rows(view, layer, cube)
         colour = obs.colour if obs.still_colour is None else obs.still_colour
-        behind = np.logical_or(*self._reference_colours(view))
+        ref_light, ref_heavy = self._reference_colours(view)
         for c0, c1 in ((a - cube_px, a), (b, b + cube_px)):
             c0, c1 = max(c0, 0), min(c1, view.size[0])
             if c1 - c0 < 0.7 * cube_px:
@@ -1557,7 +1557,8 @@ class TowerAnalyzer:
             if not any(below.layer == layer - 1 and _overlap(place, below) >= 0.15 * cube for below in boxes):
                 continue  # nothing for a cube there to rest on
             ratios = colour[rows, c0:c1] / np.maximum(self._reference_view(view)[rows, c0:c1], 0.02)
-            shaded = _uniformly_darker(ratios.max(axis=2), ratios.min(axis=2)) & behind[rows, c0:c1]
+            behind = ref_light[rows, c0:c1] | ref_heavy[rows, c0:c1]  # (the place only, not the whole view)
+            shaded = _uniformly_darker(ratios.max(axis=2), ratios.min(axis=2)) & behind
             # The camouflage must hide a real part of the place, and with the face read around it
             # (cube colour) make most of a cube's face: a shadow's rim alone, or a piece of cube
             # colour beside the run that the band missed for another reason, is no such cube.  And
