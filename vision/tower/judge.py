@@ -903,13 +903,17 @@ class TowerAnalyzer:
             # (the face blurred into the background) the only cube colour about it: its run falls
             # apart into narrow light pieces.  Unread change between two pieces, a face wide less
             # its fringes, whose colour averaged over the still frames is plainly heavy, is that face.
+            rows = slice(min(lo, face_lo), max(hi, face_hi))
             for c0, c1 in self._unread_heavy_faces(obs, _runs(occupied, max_gap=1), slice(face_lo, face_hi),
                                                    reach, cube_px):
                 occupied[c0:c1] = True
-                rows = slice(min(lo, face_lo), max(hi, face_hi))
                 unread = obs.changed[rows, c0:c1] & ~light[rows, c0:c1]
                 heavy[rows, c0:c1] |= unread
                 read_on_average[rows, c0:c1] |= unread
+                # Its light pieces, between it and the background, are its fringe: heavy too.
+                fringe = light[rows] & _between(read_on_average[rows], background[rows], reach)
+                heavy[rows] |= fringe
+                light[rows] &= ~fringe
             # Bridge only one-pixel dropouts: a visible gap between cubes side by side means they do not touch.
             runs = _merge_fragments(_runs(occupied, max_gap=1), cube_px)
             # Two pieces side by side, each narrower than any whole cube shows or together no
