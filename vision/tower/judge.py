@@ -318,6 +318,8 @@ class _Structure:
     joined_layers: int = 0
     # A cube seen resting on nothing was taken to rest on a cube under it that the view partly missed.
     support_inferred: bool = False
+    # Pixels of heavy faces the pixel vote did not read, read from their averaged colour instead.
+    read_on_average: np.ndarray | None = None
 
 
 class TowerAnalyzer:
@@ -871,6 +873,8 @@ class TowerAnalyzer:
         reach = self._blur // 2 + EDGE_BLUR_PX
         background = ~tower_mask | ~obs.changed
         beyond_fringe = tower_mask & ~(light & _between(heavy, background, reach))
+        # Heavy faces read from their colour averaged over the still frames (``_unread_heavy_faces``).
+        read_on_average = np.zeros_like(heavy)
         for layer in range(self.heavy + self.light + 2):
             z0 = layer * cube
             sliver = self._top_face_mm(view, z0)
@@ -894,6 +898,22 @@ class TowerAnalyzer:
                 blind_skipped.append(layer)
                 continue
             occupied = band.mean(axis=0) >= 0.5
+            face_lo, face_hi = view.row(z0 + 0.85 * cube), view.row(z0 + 0.15 * cube)
+            # A dark heavy face in a dim room may change in no cube colour at all, its light fringe
+            # (the face blurred into the background) the only cube colour about it: its run falls
+            # apart into narrow light pieces.  Unread change between two pieces, a face wide less
+            # its fringes, whose colour averaged over the still frames is plainly heavy, is that face.
+            rows = slice(min(lo, face_lo), max(hi, face_hi))
+            for c0, c1 in self._unread_heavy_faces(obs, _runs(occupied, max_gap=1), slice(face_lo, face_hi),
+                                                   reach, cube_px):
+                occupied[c0:c1] = True
+                unread = obs.changed[rows, c0:c1] & ~light[rows, c0:c1]
+                heavy[rows, c0:c1] |= unread
+                read_on_average[rows, c0:c1] |= unread
+                # Its light pieces, between it and the background, are its fringe: heavy too.
+                fringe = light[rows] & _between(read_on_average[rows], background[rows], reach)
+                heavy[rows] |= fringe
+                light[rows] &= ~fringe
             # Bridge only one-pixel dropouts: a visible gap between cubes side by side means they do not touch.
             runs = _merge_fragments(_runs(occupied, max_gap=1), cube_px)
             # Two pieces side by side, each narrower than any whole cube shows or together no
@@ -905,7 +925,6 @@ class TowerAnalyzer:
                        for (a0, b0), (a1, b1) in zip(runs, runs[1:], strict=False)
                        if (max(b0 - a0, b1 - a1) < 0.7 * cube_px or b1 - a0 < 1.6 * cube_px)
                        and a1 - b0 < cube_px]
-            face_lo, face_hi = view.row(z0 + 0.85 * cube), view.row(z0 + 0.15 * cube)
             run_ends: list[tuple[int, int, int]] = []  # (index of the run's last cube, run start, run end)
             for a, b in runs:
                 width = (b - a) / cube_px
@@ -1049,7 +1068,33 @@ class TowerAnalyzer:
         blind_layers += self._blind_above(boxes, obs, seen_elsewhere=aside_cubes)
         return _Structure(boxes, aside, aside_cubes, ground, len(unsure), max_neighbours, connected,
                           bool(boxes), blind_layers, contacts_unsure, contacts_inferred, floating, contacts_unseen,
-                          unsure, joined_layers, bool(supports) or bool(filled))
+                          unsure, joined_layers, bool(supports) or bool(filled), read_on_average)
+
+    def _unread_heavy_faces(self, obs: Observation, pieces: list[tuple[int, int]], face_rows: slice,
+                            reach: int, cube_px: float) -> list[tuple[int, int]]:
+        """The [start, end) column spans between two pieces of cube colour in one layer that are a
+        heavy face the pixel vote did not read.
+
+        A heavy face's edge blurs into a pale background through the light-wood hue (the fifteenth
+        pass's fringe); in a dim, noisy room its dark middle may change in no cube colour at all, so
+        all the colours read of it is a light piece at each side (stand 470005: the second heavy
+        cube of five read as a narrow light piece, one heavy cube short).  A span between two such
+        pieces is that face where it is as wide as a face less its fringe on both sides and at most
+        as wide as a turned cube shows, nearly all of it changed from the reference (something
+        solid stands there: not the background seen between two cubes), and its colour averaged
+        over the face's middle and the still frames plainly heavy (the thirteenth pass's reading
+        of a speckled face).  A slit between two cubes shows the background, unchanged; a shadow
+        is no change; a crease is narrower than a face."""
+        if obs.still_colour is None:
+            return []
+        faces = []
+        for (_, end), (start, _) in zip(pieces, pieces[1:], strict=False):
+            if not cube_px - 2 * reach <= start - end <= TURNED_WIDTH * cube_px:
+                continue
+            if (obs.changed[face_rows, end:start].mean() >= FACE_CHANGED
+                    and self._averaged_face_colour(obs, face_rows, end, start) is True):
+                faces.append((end, start))
+        return faces
 
     def _face_read_on_average(self, obs: Observation, face: tuple[slice, slice], heavy: bool) -> bool:
         """Whether a face whose pixels are mostly gaps in the cube colours is still a solid cube's:
@@ -1526,7 +1571,8 @@ class TowerAnalyzer:
         c0 = max(view.col(min(b.x0 for b in structure.boxes) - cube), 0)
         c1 = view.col(max(b.x1 for b in structure.boxes) + cube)
         rows = slice(max(view.row((top + 0.5) * cube), 0), view.row(-0.5 * cube))
-        cubes = obs.cubes[rows, c0:c1]
+        cubes = obs.cubes if structure.read_on_average is None else obs.cubes | structure.read_on_average
+        cubes = cubes[rows, c0:c1]
         other = obs.changed[rows, c0:c1] & ~cubes & ~obs.hand[rows, c0:c1]
         return float(np.count_nonzero(other)) / max(float(np.count_nonzero(cubes)), 1.0)
 
