@@ -280,6 +280,8 @@ SLIT_SEEN_FACES_MISS = 0.02
 # background at a miss of 0.41).  Between touching arms, columns fitted with 0.15 background or
 # more missed the faces by at most 0.047 (seeds 240000-240099 in very noisy rooms; 0.039 on
 # 300000-300199, none on 520000-520049); at 0.1 the very noisy rooms reached 0.069, too near.
+# (A few columns between touching arms on 300000-300199 missed the faces by up to 0.11, fitted
+# with no background at all: off the faces' colours, but not towards what is behind.)
 SLIT_FAINT_SHARE = 0.15
 SLIT_FACES_MISS = 0.08
 # A face whose pixels split between the colours takes the colour its averaged chromaticity is
