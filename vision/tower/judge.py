@@ -273,8 +273,16 @@ SLIT_SEEN_FACES_MISS = 0.02
 # colour the faces alone cannot give needs light from elsewhere.  Between touching arms (500
 # touching rings on seeds 200000-200099 and 240000-240399, averaged over the still frames) the
 # faces alone missed no column by more than 0.05; a legal ring's slit 1.5-3 mm wide misses them
-# by 0.08-0.45.
-SLIT_FAINT_SHARE = 0.25
+# by 0.08-0.45.  So the miss is what keeps touching arms out, and the share need only say that
+# the background is what the faces miss, beyond what noise gives (twentieth pass): a slit a pixel
+# or two wide in the frame, open on only part of the band's rows, mixes little of it into any view
+# column (ring 520044: a white line between two dark arms, plain to the eye, fitted 0.24
+# background at a miss of 0.41).  Between touching arms, columns fitted with 0.15 background or
+# more missed the faces by at most 0.047 (seeds 240000-240099 in very noisy rooms; 0.039 on
+# 300000-300199, none on 520000-520049); at 0.1 the very noisy rooms reached 0.069, too near.
+# (A few columns between touching arms on 300000-300199 missed the faces by up to 0.11, fitted
+# with no background at all: off the faces' colours, but not towards what is behind.)
+SLIT_FAINT_SHARE = 0.15
 SLIT_FACES_MISS = 0.08
 # A face whose pixels split between the colours takes the colour its averaged chromaticity is
 # nearer to only when the other is this many times further away.
