@@ -3,7 +3,8 @@ ringed figure. Its lower token's edge is a faint ring round it, and the upper to
 away from the camera, reaches past the lower one's far rim as a figure's top would: on `main` the
 reader took it for a fighter on a base close to the board's colour (wrong ``ok: true`` without the
 count). A ringed figure now has to stand up past where any token resting on its disc could show
-(see docs/arena-reader.md, "Twenty-third pass")."""
+(see docs/arena-reader.md, "Twenty-third pass"). With the count it is taken as before: it is
+never a clear base, so the count keeps every doubt of a fighter then unseen."""
 
 from __future__ import annotations
 
@@ -135,6 +136,20 @@ def test_a_ringed_figure_within_a_resting_tokens_reach_is_read_with_the_count(se
     assert reading.ok, reading.error
     assert reading.occupied == truth
     reading = read_arena(live, reference, GEOMETRY, annotate=False)
+    assert not reading.ok or reading.occupied == truth, (reading.occupied, truth)
+
+
+def test_with_the_count_a_ringed_figure_within_the_reach_is_still_taken(monkeypatch):
+    # Fresh 340145 (66 degrees up): S1's fighter, on a base close to the board's colour, is a
+    # ringed disc standing 16.5 mm past its rim (a resting token's reach there: 19.8), with S2's
+    # figure over it, so no stand-in: with the count it is taken as the ringed figure it was.
+    live, reference, truth, count = spec_scene(340145, GEOMETRY)
+    with monkeypatch.context() as patched:
+        answers = _recording_the_rule(patched)
+        reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=count)
+    if any(answers):
+        assert reading.ok, reading.error
+        assert reading.occupied == truth
     assert not reading.ok or reading.occupied == truth, (reading.occupied, truth)
 
 

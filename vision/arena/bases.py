@@ -560,6 +560,12 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     for a base (a figure on a base the colour of the board) is taken as the missing fighter,
     if there are exactly as many of them as fighters missing: see :func:`_standing_in_for`.
     """
+    if expected is not None:
+        # With the count known, a ringed figure standing up no further than a token resting on its
+        # disc could is taken as before: it is never a clear base, so were it a token stack every
+        # doubt of the fighter then unseen would stand (or the count would be one too many); only a
+        # hiding doubt on its own space goes, and a fighter hiding there stands on that space.
+        blobs = [replace(b, within_resting_reach=False) if b.within_resting_reach else b for b in blobs]
     discs = [b for b in blobs if is_disc(b, settings)]
     kinds = {id(b): classify(b, settings) for b in discs}
     for blob in discs:
