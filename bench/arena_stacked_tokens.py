@@ -1,6 +1,6 @@
 """Arena reader on purpose-built scenes of tokens lying one on another: never a fighter with ok:true.
 
-Run: python bench/arena_stacked_tokens.py [--set stacked|front|fighters|all] [--jobs J] [-v]
+Run: python bench/arena_stacked_tokens.py [--set stacked|front|resting|fighters|all] [--jobs J] [-v]
 Read without the fighter count (the offline reader's case), each scene counted as ``ok``
 right, ``ok`` WRONG (must be 0) or a doubt:
 
@@ -8,6 +8,10 @@ right, ``ok`` WRONG (must be 0) or a doubt:
   (``Token(z_mm=3)``), from 55 to 80 degrees up, 3 sides, 4 places, 8 offset directions (480).
 - ``front``: two overlapping tokens (19 and 21.6 mm, 5 mm apart) on S6 with a fighter standing
   behind them, 40-45 degrees up, at several offsets (36).
+- ``resting``: a vivid 20 mm token resting (``Token(z_mm=3)``) 3, 5 or 7 mm off the centre of a
+  22 mm token close to the spaces' colour, on S6, from 55 to 80 degrees up, 3 sides, 8 offset
+  directions (360): the lower token's edge is a faint ring round the upper one, and the upper one,
+  off centre, reaches past the lower one's far rim as a figure's top would.
 - ``fighters``: a real fighter (base 26.5 mm, vivid or the spaces' colour) on each place and
   pose of ``stacked``: how many are still read (right), as a cost check.
 """
@@ -33,6 +37,8 @@ ELEVATIONS = (55, 61, 67, 74, 80)
 AZIMUTHS = (-20, 0, 20)
 PLACES = {-80: ("S3",), -40: ("S4",), 40: ("S6",), 80: ("S7",)}
 DIRECTIONS = tuple(range(0, 360, 45))
+#: Close to the spaces' colour (SPACE), a shade lighter.
+FAINT_TOKEN = (128, 150, 168)
 
 
 def _scene(pose: CameraPose, minis=(), tokens=(), seed: int = 1) -> Scene:
@@ -59,6 +65,12 @@ def jobs(which: str) -> list[tuple]:
                                figure_height_mm=33.0)
             out.append(("front", (el, az, by, dx), CameraPose(distance_mm=520, elevation_deg=el, azimuth_deg=az),
                         (behind,), pair, None))  # truth: whatever the fighter behind stands on
+    if which in ("resting", "all"):
+        for el, az, offset, angle in itertools.product(ELEVATIONS, AZIMUTHS, (3.0, 5.0, 7.0), DIRECTIONS):
+            dx, dy = offset * math.cos(math.radians(angle)), offset * math.sin(math.radians(angle))
+            pair = (Token(40.0, 0.0, 22.0, 3.0, FAINT_TOKEN), Token(40.0 + dx, dy, 20.0, 3.0, (200, 40, 180), z_mm=3.0))
+            out.append(("resting", (el, az, offset, angle), CameraPose(distance_mm=450, elevation_deg=el, azimuth_deg=az),
+                        (), pair, ()))
     if which in ("fighters", "all"):
         for el, az, x, base in itertools.product(ELEVATIONS, AZIMUTHS, PLACES, ((40, 40, 160), SPACE)):
             fighter = Miniature(x, 2.0, base_mm=26.5, base_bgr=base, figure_bgr=(90, 160, 90), figure_height_mm=35.0)
@@ -80,7 +92,7 @@ def run_one(job):
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", default="all", choices=("stacked", "front", "fighters", "all"))
+    parser.add_argument("--set", default="all", choices=("stacked", "front", "resting", "fighters", "all"))
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("-v", "--verbose", action="store_true", help="list every scene read WRONG")
     args = parser.parse_args()

@@ -211,6 +211,11 @@ class Blob:
     #: all, not even faint, across its whole width; see ``_apart_behind``): what stands there is
     #: something apart from it, not a figure on it. Measured only on token-sized discs standing up.
     apart_behind: bool = False
+    #: A token-sized disc ringed and standing up (see ``_ringed_figure``) whose change runs on away
+    #: from the camera no further than a token resting on it could show (see
+    #: ``_resting_token_reach``): its standing up may be that token's, not a figure's. Measured
+    #: only on such discs, False elsewhere.
+    within_resting_reach: bool = False
     #: How far (mm) inside the fitted rim the outline lies on both sides across the disc's narrowest
     #: direction (see ``_pinched_by``); measured only where its size may decide, 0 elsewhere.
     pinched_mm: float = 0.0
@@ -366,11 +371,13 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                  and _rises_behind(mask, view, camera, x, y, r))
         rim_ahead = False
         pinched = short = 0.0
-        apart = False
+        apart = within_resting = False
         if stands_up and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:  # where standing makes it unsure
             if bare_level is None:
                 bare_level = _faint_level(min(_noise_level(change.score, search), _MAX_NOISE))
             apart = _apart_behind(change.score, bare_level, view, camera, x, y, r, search)
+            if tiered >= MAX_TOKEN_TIERED and not apart:  # only where _ringed_figure asks
+                within_resting = not _stands_up(mask, view, camera, x, y, r, allowance=_resting_token_reach(camera, x, y))
         if figure is Evidence.UNKNOWN and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:
             # Only where size alone would call it a token (see classify).
             rim_ahead = front_rim.shows(int(regions[v, u]), view, camera, x, y, r)
@@ -385,6 +392,7 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
             short = _short_behind(difference, mask, view, camera, x, y, r, search)
         blobs.append(Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up,
                           rises_behind=rises, rim_ahead=rim_ahead, broken_behind=broken, apart_behind=apart,
+                          within_resting_reach=within_resting,
                           pinched_mm=pinched, short_behind_mm=short,
                           ahead_points=ahead_points, ahead_looked=looked))
     return blobs
@@ -491,8 +499,8 @@ def _ringed_figure(blob: Blob) -> bool:
     it is placed as a fighter by its figure (the wider space-edge margin).
     """
     return (blob.tiered >= MAX_TOKEN_TIERED and blob.figure in (Evidence.YES, Evidence.UNKNOWN) and blob.stands_up
-            and not blob.apart_behind and blob.fit_error_mm <= CRISP_RIM_MM and blob.coverage >= MIN_BASE_COVERAGE
-            and blob.ahead <= MAX_CHANGE_AHEAD)
+            and not blob.apart_behind and not blob.within_resting_reach and blob.fit_error_mm <= CRISP_RIM_MM
+            and blob.coverage >= MIN_BASE_COVERAGE and blob.ahead <= MAX_CHANGE_AHEAD)
 
 
 def _ringed_and_hollow(blob: Blob) -> bool:
@@ -552,6 +560,12 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     for a base (a figure on a base the colour of the board) is taken as the missing fighter,
     if there are exactly as many of them as fighters missing: see :func:`_standing_in_for`.
     """
+    if expected is not None:
+        # With the count known, a ringed figure standing up no further than a token resting on its
+        # disc could is taken as before: it is never a clear base, so were it a token stack every
+        # doubt of the fighter then unseen would stand (or the count would be one too many); only a
+        # hiding doubt on its own space goes, and a fighter hiding there stands on that space.
+        blobs = [replace(b, within_resting_reach=False) if b.within_resting_reach else b for b in blobs]
     discs = [b for b in blobs if is_disc(b, settings)]
     kinds = {id(b): classify(b, settings) for b in discs}
     for blob in discs:
@@ -1063,14 +1077,26 @@ def _flat_top_reach(camera: CameraPosition, x: float, y: float) -> float:
 _STANDS_UP_PAST_MM = 3.0
 
 
-def _stands_up(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> bool:
-    """Does the change run on away from the camera beyond what a flat disc's top could?
+def _resting_token_reach(camera: CameraPosition, x: float, y: float) -> float:
+    """How far (mm) past a disc's far rim a token resting on it, off its centre, may show, with
+    the change mask's slack: change further out stands up past any token stack.
+
+    A token lies flat on another only with its centre over that one's top, so its far rim ends at
+    most a largest token's radius past the lower one's, and its top is at most two thickest tokens
+    up (shown displaced away from the camera by that height's lean)."""
+    return TOKEN_MAX_MM / 2 + math.hypot(*camera.lean(x, y, 2 * MAX_TOKEN_THICKNESS_MM)) + _FLAT_SLACK_MM
+
+
+def _stands_up(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
+               allowance: float | None = None) -> bool:
+    """Does the change run on away from the camera beyond what a flat disc's top could (or, given
+    ``allowance``, beyond that many mm past the disc's far rim)?
 
     Seen from high above, a figure on a base the colour of the board looks like a token;
     but its top, tens of mm up, still shows displaced away from the camera.
     """
     ax, ay = camera.away(x, y)
-    allowance = _flat_top_reach(camera, x, y)
+    allowance = _flat_top_reach(camera, x, y) if allowance is None else allowance
     distances = np.arange(r, r + allowance + _STANDS_UP_PAST_MM, 1.0)
     u = np.round((x + ax * distances + view.width_mm / 2) * view.px_per_mm).astype(int)
     v = np.round((view.height_mm / 2 - (y + ay * distances)) * view.px_per_mm).astype(int)
