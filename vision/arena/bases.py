@@ -1530,7 +1530,7 @@ def _base_on_short_arc(fitted, xs: np.ndarray, ys: np.ndarray, valid: np.ndarray
     """The disc of a base's radius (the spec's, ``_BASE_RADII_MM``: the one whose circle fits best)
     that the rim points of ``fitted`` (x, y, r, rms, tiered), a disc wider than any base, lie on
     about as well as on ``fitted``'s: (x, y, r, rms, tiered), or None."""
-    circles = [_circle_of_radius(fitted, xs, ys, valid, view, r) for r in _BASE_RADII_MM]
+    circles = _circles_of_radii(fitted, xs, ys, valid, view, _BASE_RADII_MM)
     # The arc must not tell the two apart: the base's circle fits it as crisply as a base's rim,
     # or about as well as the wide circle does (and as one disc's rim may, at worst).
     worst = min(MAX_RIM_ERROR_MM, max(CRISP_RIM_MM, fitted[3] + _ARC_CANNOT_TELL_MM))
@@ -1538,42 +1538,73 @@ def _base_on_short_arc(fitted, xs: np.ndarray, ys: np.ndarray, valid: np.ndarray
     return min(circles, key=lambda c: c[3]) if circles else None
 
 
-def _circle_of_radius(fitted, xs: np.ndarray, ys: np.ndarray, valid: np.ndarray, view: BoardView,
-                      radius_mm: float):
-    """The circle of radius ``radius_mm`` through ``fitted``'s rim points: its centre fitted by
-    Gauss-Newton, started on the side of the points' mean where ``fitted``'s lies, then the points far
-    off it dropped (as in ``_robust_circles``) and fitted again. (x, y, r, rms, tiered) or None."""
+def _circles_of_radii(fitted, xs: np.ndarray, ys: np.ndarray, valid: np.ndarray, view: BoardView,
+                      radii_mm) -> list:
+    """Per radius of ``radii_mm``, the circle of that radius through ``fitted``'s rim points: its
+    centre fitted by Gauss-Newton, started on the side of the points' mean where ``fitted``'s lies,
+    then the points far off it dropped (as in ``_robust_circles``) and fitted again.
+    (x, y, r, rms, tiered) or None, per radius.
+
+    All radii at once, one row each (a row's dropped points weigh nothing, a row that has
+    converged or failed stays as it is): with 6-21 points a circle, numpy's per-call cost is what
+    a circle costs, so one pass for the three radii costs about what one circle did."""
     ppm = view.px_per_mm
     px, py = xs[valid], ys[valid]
     if len(px) < _SHORT_ARC_MIN_POINTS:
-        return None
+        return [None] * len(radii_mm)
+    radius = np.array(radii_mm, np.float64)
+    column = radius[:, None]
     cu, cv = (c / ppm for c in view.to_px(fitted[0], fitted[1]))
     mx, my = px.mean(), py.mean()
     toward = math.hypot(cu - mx, cv - my) or 1.0
-    cx, cy = mx + (cu - mx) / toward * radius_mm, my + (cv - my) / toward * radius_mm
-    keep = np.ones(len(px), bool)
-    for _ in range(2):
-        for _ in range(_SHORT_ARC_STEPS):
-            dx, dy = px[keep] - cx, py[keep] - cy
-            dist = np.maximum(np.hypot(dx, dy), 1e-6)
-            residual = dist - radius_mm
-            jx, jy = -dx / dist, -dy / dist
-            a, b, c = float(jx @ jx), float(jx @ jy), float(jy @ jy)
-            gx, gy = float(jx @ residual), float(jy @ residual)
-            det = a * c - b * b
-            if abs(det) < 1e-9:
-                return None
-            step_x, step_y = (c * gx - b * gy) / det, (a * gy - b * gx) / det
-            cx, cy = cx - step_x, cy - step_y
-            if math.hypot(step_x, step_y) < 0.01:
-                break
-        off = np.abs(np.hypot(px - cx, py - cy) - radius_mm)
-        keep = off < max(1.0, 2.5 * float(np.median(off[keep])))
-        if keep.sum() < _SHORT_ARC_MIN_POINTS:
-            return None
-    rms = float(np.sqrt(np.mean(off[keep] ** 2)))
-    x, y = view.to_mm(cx * ppm, cy * ppm)
-    return x, y, radius_mm, rms, fitted[4]
+    cx, cy = mx + (cu - mx) / toward * radius, my + (cv - my) / toward * radius
+    rows = len(radius)
+    keep = np.ones((rows, len(px)), bool)
+    alive = np.ones(rows, bool)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for _ in range(2):
+            weight = keep.astype(np.float64)
+            moving = alive.copy()
+            for _ in range(_SHORT_ARC_STEPS):
+                dx, dy = px - cx[:, None], py - cy[:, None]
+                dist = np.maximum(np.hypot(dx, dy), 1e-6)
+                jx, jy = -dx / dist * weight, -dy / dist * weight
+                residual = dist - column
+                a, b, c = (jx * jx).sum(axis=1), (jx * jy).sum(axis=1), (jy * jy).sum(axis=1)
+                gx, gy = (jx * residual).sum(axis=1), (jy * residual).sum(axis=1)
+                det = a * c - b * b
+                singular = moving & (np.abs(det) < 1e-9)
+                alive &= ~singular
+                moving &= ~singular
+                step_x, step_y = (c * gx - b * gy) / det, (a * gy - b * gx) / det
+                cx, cy = np.where(moving, cx - step_x, cx), np.where(moving, cy - step_y, cy)
+                moving &= np.hypot(step_x, step_y) >= 0.01
+                if not moving.any():
+                    break
+            off = np.abs(np.hypot(px - cx[:, None], py - cy[:, None]) - column)
+            keep = off < np.maximum(1.0, 2.5 * _row_medians(off, keep))[:, None]
+            alive &= keep.sum(axis=1) >= _SHORT_ARC_MIN_POINTS
+            if not alive.any():
+                return [None] * rows
+    rms = np.sqrt((np.where(keep, off, 0.0) ** 2).sum(axis=1) / np.maximum(keep.sum(axis=1), 1))
+    circles = []
+    for k in range(rows):
+        if not alive[k]:
+            circles.append(None)
+            continue
+        x, y = view.to_mm(float(cx[k]) * ppm, float(cy[k]) * ppm)
+        circles.append((x, y, float(radius[k]), float(rms[k]), fitted[4]))
+    return circles
+
+
+def _row_medians(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """Per row, the median of ``values`` where ``keep`` (as ``np.median``; a row keeping none: inf)."""
+    counts = keep.sum(axis=1)
+    ordered = np.sort(np.where(keep, values, np.inf), axis=1)
+    rows = np.arange(len(values))
+    upper = ordered[rows, np.minimum(counts // 2, values.shape[1] - 1)]
+    lower = ordered[rows, np.maximum(counts - 1, 0) // 2]
+    return (lower + upper) / 2
 
 
 def _rim_distances(profiles: np.ndarray, inside: np.ndarray):
