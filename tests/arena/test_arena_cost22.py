@@ -136,3 +136,33 @@ def test_the_touching_pairs_rims_fit_as_alone(seed, monkeypatch):
     for fitted, xs, ys, valid, view in rims:
         _assert_as_plain(fitted, xs, ys, valid, view)
     assert rims, "the rule met no wide fit beside a crisp base in this seed"
+
+
+@pytest.mark.parametrize("seed", [300000, 300024])
+def test_the_board_noise_is_worked_out_once_and_reads_as_twice(seed, monkeypatch):
+    """A token-sized disc standing up needs the board's noise as the mask did: the reader works it
+    out once and hands it to both. Passing none (each works it out itself, as before) reads the same."""
+    from vision.arena import reader
+
+    live, reference, _, _ = spec_scene(seed, GEOMETRY)
+    levels, plain_level = [], bases._noise_level
+    apart, plain_apart = [], bases._apart_behind
+
+    def counting(score, search):
+        levels.append(score)
+        return plain_level(score, search)
+
+    def looking_apart(*args):
+        apart.append(True)
+        return plain_apart(*args)
+
+    monkeypatch.setattr(bases, "_noise_level", counting)
+    monkeypatch.setattr(bases, "_apart_behind", looking_apart)
+    once = read_arena(live, reference, GEOMETRY, annotate=False)
+    once_levels = len(levels)
+    assert apart, "no token-sized disc stood up in this seed: the noise was needed once anyway"
+    levels.clear()
+    monkeypatch.setattr(reader, "board_noise", lambda change, search: None)
+    twice = read_arena(live, reference, GEOMETRY, annotate=False)
+    assert once.to_json() == twice.to_json()
+    assert once_levels == len(levels) - 1  # (the front rim check's own level on its smoothed score, as many)

@@ -234,13 +234,20 @@ class Blob:
         return 2 * self.radius_mm
 
 
-def change_mask(change: Change, search: np.ndarray) -> np.ndarray:
-    """Where something is: clear change, grown into faint change touching it, holes filled."""
-    # In a noisy picture (dark colour channels, whose logarithm noise inflates) the unchanged
-    # board itself scores high: the thresholds rise above its noise, read off the board.
-    # Past a limit it is no noise but the light not removed: the flood of change that leaves
-    # then makes the reading a doubt rather than hiding what stands on the board.
-    noise = min(_noise_level(change.score, search), _MAX_NOISE)
+def board_noise(change: Change, search: np.ndarray) -> float:
+    """The change score the unchanged board reaches where ``search`` looks, capped.
+
+    In a noisy picture (dark colour channels, whose logarithm noise inflates) the unchanged
+    board itself scores high: the thresholds rise above its noise, read off the board.
+    Past a limit it is no noise but the light not removed: the flood of change that leaves
+    then makes the reading a doubt rather than hiding what stands on the board."""
+    return min(_noise_level(change.score, search), _MAX_NOISE)
+
+
+def change_mask(change: Change, search: np.ndarray, noise: float | None = None) -> np.ndarray:
+    """Where something is: clear change, grown into faint change touching it, holes filled.
+    ``noise``: ``board_noise(change, search)``, if the caller has it already."""
+    noise = board_noise(change, search) if noise is None else noise
     clear = ((change.score >= max(1.0, _CLEAR_OVER_NOISE * noise)) & search).astype(np.uint8)
     clear = cv2.morphologyEx(clear, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     # What follows only grows the clear change by a few px: worked out round it alone (a few
@@ -296,8 +303,9 @@ def _noise_level(score: np.ndarray, search: np.ndarray) -> float:
 
 
 def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: CameraPosition, settings: ArenaSettings,
-               search: np.ndarray | None = None) -> list[Blob]:
-    """Discs fitted to the change; ``search`` marks where change can be seen at all (not the markers)."""
+               search: np.ndarray | None = None, noise: float | None = None) -> list[Blob]:
+    """Discs fitted to the change; ``search`` marks where change can be seen at all (not the markers).
+    ``noise``: ``board_noise(change, search)``, if the caller has it already (as ``change_mask``)."""
     search = np.ones(mask.shape, bool) if search is None else search
     # The distance map, its peaks, the outline and the regions are worked out round the change
     # alone (see changed_window): past it the mask is empty, and each of them with it.
@@ -381,7 +389,7 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         apart = False
         if stands_up and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:  # where standing makes it unsure
             if bare_level is None:
-                bare_level = _faint_level(min(_noise_level(change.score, search), _MAX_NOISE))
+                bare_level = _faint_level(board_noise(change, search) if noise is None else noise)
             apart = _apart_behind(change.score, bare_level, view, camera, x, y, r, search)
         if figure is Evidence.UNKNOWN and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:
             # Only where size alone would call it a token (see classify).
