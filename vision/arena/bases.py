@@ -1507,6 +1507,8 @@ def _split_touching_pairs(fits: list, wide_rims: dict, view: BoardView) -> int:
     its own, touching it (no more overlap than two bases' fits may show): a figure's outline or
     tokens lying through each other leave no such pair. What is taken is a disc like any other, with
     all its checks (coverage, figure, rim ahead) still to pass."""
+    if not wide_rims:
+        return 0  # (most reads: no fit wider than a base, nothing to look at)
     replaced = 0
     bases_fitted = [f for j, f in enumerate(fits)
                     if j not in wide_rims and f[3] <= CRISP_RIM_MM and _base_sized(2 * f[2])]
