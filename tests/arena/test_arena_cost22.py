@@ -2,7 +2,8 @@
 spec's base radii through a wide fit's rim points are fitted all at once, one row per radius. Each
 row must be the circle the plain fit of that one radius finds (the twenty-first pass's
 ``_circle_of_radius``, kept here as the reference): the same centre to far below a pixel, the same
-rms, and None where it gave none."""
+rms, and None where it gave none. And the twenty-second pass: the board's noise level worked out
+once per read reads as each stage working it out itself."""
 
 from __future__ import annotations
 
