@@ -132,6 +132,13 @@ _WIDTH_ANGLES = np.radians(np.arange(0.0, 180.0, 10.0))
 #: Directions (about the line away from the camera) in which a disc's far side is measured.
 _FAR_SIDE_ANGLES = np.radians([-10.0, -5.0, 0.0, 5.0, 10.0])
 _FRONT_SEED_SPACING_MM = 6.0
+#: A rim fitted with a base's radius (see ``_base_on_short_arc``): from at least this many points.
+_SHORT_ARC_MIN_POINTS = 6
+_SHORT_ARC_STEPS = 6
+#: A short arc that two circles fit to within this of each other (rms, mm) cannot tell them apart.
+_ARC_CANNOT_TELL_MM = 0.3
+#: Two fitted discs this far apart (mm, rim to rim) or closer touch (blur and fitting error).
+_TOUCHING_GAP_MM = 1.5
 #: The band in front of a rim (see ``_change_ahead``) starts this far (mm) outside it.
 _AHEAD_NEAREST_MM = 4.0
 #: Two fits of one disc agree when centre and radius are this close (mm).
@@ -232,13 +239,20 @@ class Blob:
         return 2 * self.radius_mm
 
 
-def change_mask(change: Change, search: np.ndarray) -> np.ndarray:
-    """Where something is: clear change, grown into faint change touching it, holes filled."""
-    # In a noisy picture (dark colour channels, whose logarithm noise inflates) the unchanged
-    # board itself scores high: the thresholds rise above its noise, read off the board.
-    # Past a limit it is no noise but the light not removed: the flood of change that leaves
-    # then makes the reading a doubt rather than hiding what stands on the board.
-    noise = min(_noise_level(change.score, search), _MAX_NOISE)
+def board_noise(change: Change, search: np.ndarray) -> float:
+    """The change score the unchanged board reaches where ``search`` looks, capped.
+
+    In a noisy picture (dark colour channels, whose logarithm noise inflates) the unchanged
+    board itself scores high: the thresholds rise above its noise, read off the board.
+    Past a limit it is no noise but the light not removed: the flood of change that leaves
+    then makes the reading a doubt rather than hiding what stands on the board."""
+    return min(_noise_level(change.score, search), _MAX_NOISE)
+
+
+def change_mask(change: Change, search: np.ndarray, noise: float | None = None) -> np.ndarray:
+    """Where something is: clear change, grown into faint change touching it, holes filled.
+    ``noise``: ``board_noise(change, search)``, if the caller has it already."""
+    noise = board_noise(change, search) if noise is None else noise
     clear = ((change.score >= max(1.0, _CLEAR_OVER_NOISE * noise)) & search).astype(np.uint8)
     clear = cv2.morphologyEx(clear, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     # What follows only grows the clear change by a few px: worked out round it alone (a few
@@ -294,8 +308,9 @@ def _noise_level(score: np.ndarray, search: np.ndarray) -> float:
 
 
 def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: CameraPosition, settings: ArenaSettings,
-               search: np.ndarray | None = None) -> list[Blob]:
-    """Discs fitted to the change; ``search`` marks where change can be seen at all (not the markers)."""
+               search: np.ndarray | None = None, noise: float | None = None) -> list[Blob]:
+    """Discs fitted to the change; ``search`` marks where change can be seen at all (not the markers).
+    ``noise``: ``board_noise(change, search)``, if the caller has it already (as ``change_mask``)."""
     search = np.ones(mask.shape, bool) if search is None else search
     # The distance map, its peaks, the outline and the regions are worked out round the change
     # alone (see changed_window): past it the mask is empty, and each of them with it.
@@ -327,9 +342,11 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
     bare_level = None
     h, w = mask.shape
     fits = []
+    wide_rims: dict[int, tuple] = {}  # the rim points of each fit wider than any base
     reseeded: set[tuple[int, int]] = set()
     seeds = [(u, v) for u, v in seeds if 0 <= u < w and 0 <= v < h and mask[v, u]]
-    for (u, v), fitted in zip(seeds, _fit_near_rims(difference, mask, view, seeds, camera, radius)):
+    rims = _rim_points(difference, mask, view, seeds, camera, radius) if seeds else None
+    for k, ((u, v), fitted) in enumerate(zip(seeds, _fits_to(rims, view) if seeds else [])):
         peak = view.to_mm(u, v)
         if fitted is None:
             continue
@@ -349,8 +366,11 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
             if (fitted is None or fitted[3] > MAX_RIM_ERROR_MM or fitted[2] < MIN_BLOB_RADIUS_MM
                     or math.hypot(peak[0] - fitted[0], peak[1] - fitted[1]) > 0.8 * fitted[2]):
                 continue  # (a disc narrower than any seed may be is noise, as a seed would be)
+        elif 2 * fitted[2] > LARGEST_BASE_MM + SIZE_MARGIN_MM and fitted[3] <= MAX_RIM_ERROR_MM:
+            wide_rims[len(fits)] = rims[0][k], rims[1][k], rims[2][k]  # see _split_touching_pairs
         x, y, r, error, tiered = fitted
         fits.append((x, y, r, error, tiered, peak, (u, v)))
+    _split_touching_pairs(fits, wide_rims, view)
     # Several seeds fit each disc. A seed between two touching bases, or between a base and
     # its figure, can fit a circle a few mm too big round both, and as smoothly: the fit that
     # most other seeds agree with is the rim; among equals the smoother one.
@@ -374,7 +394,7 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         apart = within_resting = False
         if stands_up and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:  # where standing makes it unsure
             if bare_level is None:
-                bare_level = _faint_level(min(_noise_level(change.score, search), _MAX_NOISE))
+                bare_level = _faint_level(board_noise(change, search) if noise is None else noise)
             apart = _apart_behind(change.score, bare_level, view, camera, x, y, r, search)
             if tiered >= MAX_TOKEN_TIERED and not apart:  # only where _ringed_figure asks
                 within_resting = not _stands_up(mask, view, camera, x, y, r, allowance=_resting_token_reach(camera, x, y))
@@ -1450,6 +1470,28 @@ def _fit_near_rims(difference, mask, view: BoardView, seeds, camera: CameraPosit
     """
     if not seeds:
         return []
+    return _fits_to(_rim_points(difference, mask, view, seeds, camera, radius_mm), view)
+
+
+def _fits_to(rims, view: BoardView) -> list:
+    """:func:`_fit_near_rims`' discs, from :func:`_rim_points`' answer ``rims``."""
+    ppm = view.px_per_mm
+    xs, ys, good, tiered = rims
+    fits = []
+    for k, fitted in enumerate(_robust_circles(xs, ys, good)):
+        if fitted is None:
+            fits.append(None)
+            continue
+        cu, cv, r, error = fitted
+        x, y = view.to_mm(cu * ppm, cv * ppm)
+        fits.append((x, y, r, error, float(tiered[k])))
+    return fits
+
+
+def _rim_points(difference, mask, view: BoardView, seeds, camera: CameraPosition, radius_mm: float):
+    """The rim points :func:`_fit_near_rims` fits, per seed one row, rays in order of angle:
+    (xs, ys) in view mm (u right, v down), which rays found the outline (none, where fewer than
+    six did), and per seed the share of its rim that is a fainter ring round something stronger."""
     ppm = view.px_per_mm
     us = np.array([u for u, _ in seeds], np.float64)
     vs = np.array([v for _, v in seeds], np.float64)
@@ -1473,15 +1515,132 @@ def _fit_near_rims(difference, mask, view: BoardView, seeds, camera: CameraPosit
     ys = vs[:, None] / ppm + dv * distances
     counts = good.sum(axis=1)
     tiered = (all_tiered.reshape(len(seeds), rays) & good).sum(axis=1) / np.maximum(counts, 1)  # share of the rim
-    fits = []
-    for k, fitted in enumerate(_robust_circles(xs, ys, good & (counts >= 6)[:, None])):
-        if fitted is None:
-            fits.append(None)
+    return xs, ys, good & (counts >= 6)[:, None], tiered
+
+
+def _split_touching_pairs(fits: list, wide_rims: dict, view: BoardView) -> int:
+    """Each fit of ``wide_rims`` (by index into ``fits``: its rim points xs, ys, valid) replaced by
+    the disc of a base's radius its rim points lie on, where that disc touches another fit that is a
+    crisp base (in place); how many were.
+
+    Why: two touching bases show two front arcs of a base's radius meeting at a cusp. Where the
+    neighbour stands on the camera's side, the rays towards the camera from a seed of the other run
+    into it, and the rim points left are a short arc (the neighbour on one side, the figure's change
+    on the other): too short to tell a 26 mm disc from a 34 mm one, and the least-squares circle
+    through them comes out wider than any base (the nineteenth pass: 6 of 11 such fighters read short,
+    fitted 30-34 mm). The spec fixes the radius a short arc cannot: a base's (25-28 mm). That disc is
+    taken only where the points lie on it about as well as on the wide one *and* a neighbour is there, fitted as a crisp base of
+    its own, touching it (no more overlap than two bases' fits may show): a figure's outline or
+    tokens lying through each other leave no such pair. What is taken is a disc like any other, with
+    all its checks (coverage, figure, rim ahead) still to pass."""
+    if not wide_rims:
+        return 0  # (most reads: no fit wider than a base, nothing to look at)
+    replaced = 0
+    bases_fitted = [f for j, f in enumerate(fits)
+                    if j not in wide_rims and f[3] <= CRISP_RIM_MM and _base_sized(2 * f[2])]
+    for i, (xs, ys, valid) in wide_rims.items():
+        wide = fits[i]
+        # Cheap first: a base's disc on these points lies within the wide one, its centre at most
+        # ``shift`` from the wide one's; a base touching it stands some two base radii from that.
+        shift = wide[2] - _BASE_RADII_MM[0] + 2 * MAX_RIM_ERROR_MM
+        near = [f for f in bases_fitted if 2 * _BASE_RADII_MM[0] - BASE_OVERLAP_MM - shift
+                <= math.hypot(f[0] - wide[0], f[1] - wide[1]) <= LARGEST_BASE_MM + _TOUCHING_GAP_MM + shift]
+        if not near:
             continue
-        cu, cv, r, error = fitted
-        x, y = view.to_mm(cu * ppm, cv * ppm)
-        fits.append((x, y, r, error, float(tiered[k])))
-    return fits
+        based = _base_on_short_arc(wide[:5], xs, ys, valid, view)
+        if based is None:
+            continue
+        x, y, r = based[:3]
+        if any(-BASE_OVERLAP_MM <= math.hypot(f[0] - x, f[1] - y) - (f[2] + r) <= _TOUCHING_GAP_MM for f in near):
+            fits[i] = (*based, *wide[5:])
+            replaced += 1
+    return replaced
+
+
+def _base_sized(diameter_mm: float) -> bool:
+    """Within the spec's bases (25-28 mm), measured: less the fitting's slack, plus the thickness bias."""
+    return 2 * _BASE_RADII_MM[0] - SIZE_MARGIN_MM <= diameter_mm <= LARGEST_BASE_MM + SIZE_MARGIN_MM
+
+
+def _base_on_short_arc(fitted, xs: np.ndarray, ys: np.ndarray, valid: np.ndarray, view: BoardView):
+    """The disc of a base's radius (the spec's, ``_BASE_RADII_MM``: the one whose circle fits best)
+    that the rim points of ``fitted`` (x, y, r, rms, tiered), a disc wider than any base, lie on
+    about as well as on ``fitted``'s: (x, y, r, rms, tiered), or None."""
+    circles = _circles_of_radii(fitted, xs, ys, valid, view, _BASE_RADII_MM)
+    # The arc must not tell the two apart: the base's circle fits it as crisply as a base's rim,
+    # or about as well as the wide circle does (and as one disc's rim may, at worst).
+    worst = min(MAX_RIM_ERROR_MM, max(CRISP_RIM_MM, fitted[3] + _ARC_CANNOT_TELL_MM))
+    circles = [c for c in circles if c is not None and c[3] <= worst]
+    return min(circles, key=lambda c: c[3]) if circles else None
+
+
+def _circles_of_radii(fitted, xs: np.ndarray, ys: np.ndarray, valid: np.ndarray, view: BoardView,
+                      radii_mm) -> list:
+    """Per radius of ``radii_mm``, the circle of that radius through ``fitted``'s rim points: its
+    centre fitted by Gauss-Newton, started on the side of the points' mean where ``fitted``'s lies,
+    then the points far off it dropped (as in ``_robust_circles``) and fitted again.
+    (x, y, r, rms, tiered) or None, per radius.
+
+    All radii at once, one row each (a row's dropped points weigh nothing, a row that has
+    converged or failed stays as it is): with 6-21 points a circle, numpy's per-call cost is what
+    a circle costs, so one pass for the three radii costs about what one circle did."""
+    ppm = view.px_per_mm
+    px, py = xs[valid], ys[valid]
+    if len(px) < _SHORT_ARC_MIN_POINTS:
+        return [None] * len(radii_mm)
+    radius = np.array(radii_mm, np.float64)
+    column = radius[:, None]
+    cu, cv = (c / ppm for c in view.to_px(fitted[0], fitted[1]))
+    mx, my = px.mean(), py.mean()
+    toward = math.hypot(cu - mx, cv - my) or 1.0
+    cx, cy = mx + (cu - mx) / toward * radius, my + (cv - my) / toward * radius
+    rows = len(radius)
+    keep = np.ones((rows, len(px)), bool)
+    alive = np.ones(rows, bool)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for _ in range(2):
+            weight = keep.astype(np.float64)
+            moving = alive.copy()
+            for _ in range(_SHORT_ARC_STEPS):
+                dx, dy = px - cx[:, None], py - cy[:, None]
+                dist = np.maximum(np.hypot(dx, dy), 1e-6)
+                jx, jy = -dx / dist * weight, -dy / dist * weight
+                residual = dist - column
+                a, b, c = (jx * jx).sum(axis=1), (jx * jy).sum(axis=1), (jy * jy).sum(axis=1)
+                gx, gy = (jx * residual).sum(axis=1), (jy * residual).sum(axis=1)
+                det = a * c - b * b
+                singular = moving & (np.abs(det) < 1e-9)
+                alive &= ~singular
+                moving &= ~singular
+                step_x, step_y = (c * gx - b * gy) / det, (a * gy - b * gx) / det
+                cx, cy = np.where(moving, cx - step_x, cx), np.where(moving, cy - step_y, cy)
+                moving &= np.hypot(step_x, step_y) >= 0.01
+                if not moving.any():
+                    break
+            off = np.abs(np.hypot(px - cx[:, None], py - cy[:, None]) - column)
+            keep = off < np.maximum(1.0, 2.5 * _row_medians(off, keep))[:, None]
+            alive &= keep.sum(axis=1) >= _SHORT_ARC_MIN_POINTS
+            if not alive.any():
+                return [None] * rows
+    rms = np.sqrt((np.where(keep, off, 0.0) ** 2).sum(axis=1) / np.maximum(keep.sum(axis=1), 1))
+    circles = []
+    for k in range(rows):
+        if not alive[k]:
+            circles.append(None)
+            continue
+        x, y = view.to_mm(float(cx[k]) * ppm, float(cy[k]) * ppm)
+        circles.append((x, y, float(radius[k]), float(rms[k]), fitted[4]))
+    return circles
+
+
+def _row_medians(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """Per row, the median of ``values`` where ``keep`` (as ``np.median``; a row keeping none: inf)."""
+    counts = keep.sum(axis=1)
+    ordered = np.sort(np.where(keep, values, np.inf), axis=1)
+    rows = np.arange(len(values))
+    upper = ordered[rows, np.minimum(counts // 2, values.shape[1] - 1)]
+    lower = ordered[rows, np.maximum(counts - 1, 0) // 2]
+    return (lower + upper) / 2
 
 
 def _rim_distances(profiles: np.ndarray, inside: np.ndarray):

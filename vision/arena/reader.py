@@ -17,8 +17,8 @@ import numpy as np
 from vision.arena.geometry import BoardGeometry
 from vision.arena.registration import Registration, StillMarkers, register
 from vision.arena.settings import ArenaSettings
-from vision.arena.bases import (TOKEN_MAX_MM, Blob, FirmDoubt, HidingDoubt, change_mask, find_blobs, is_clear_base,
-                                select_bases)
+from vision.arena.bases import (TOKEN_MAX_MM, Blob, FirmDoubt, HidingDoubt, board_noise, change_mask, find_blobs,
+                                is_clear_base, select_bases)
 from vision.arena.hiding import search_mask as _search_mask
 from vision.arena.pose import CameraPosition, camera_position
 from vision.arena.topdown import BoardView, SmoothView, change_between
@@ -221,8 +221,9 @@ def _read_registered(image, registration, prepared, geometry, settings, expected
     camera = prepared.camera_for(image, registration)
     search = prepared.search
     change = change_between(live, prepared.smooth, search)
-    mask = change_mask(change, search)
-    blobs = find_blobs(change, mask, view, camera, settings, search)
+    noise = board_noise(change, search)  # (once: the mask and a token-sized disc standing up both need it)
+    mask = change_mask(change, search, noise)
+    blobs = find_blobs(change, mask, view, camera, settings, search, noise)
     return _decide(blobs, mask, view, camera, registration, geometry, settings, expected_fighters, search)
 
 
