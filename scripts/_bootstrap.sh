@@ -20,6 +20,22 @@ apt_install() {
     fi
 }
 
+pip_install() {
+    # pip_install PYTHON ARGS...: pip install, tried up to three times. pip retries a dropped
+    # connection itself but not a download that arrived damaged (a hash mismatch against the
+    # index's sha256), which a CI run met once on a 50 MB OpenCV wheel; the next try was clean.
+    local python="$1"
+    shift
+    local attempt
+    for attempt in 1 2 3; do
+        if "$python" -m pip install -q --disable-pip-version-check "$@"; then
+            return 0
+        fi
+        echo "==> pip install failed (attempt $attempt of 3)" >&2
+    done
+    return 1
+}
+
 bootstrap_venv() {
     local extra="${1:-}"
     # Debian splits venv and ensurepip out of python3; without them "python3 -m venv" fails.
@@ -33,5 +49,5 @@ bootstrap_venv() {
     local spec="."
     if [ -n "$extra" ]; then spec=".[$extra]"; fi
     echo "==> pip install -e $spec"
-    .venv/bin/python -m pip install -q --disable-pip-version-check -e "$spec"
+    pip_install .venv/bin/python -e "$spec"
 }

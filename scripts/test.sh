@@ -38,6 +38,6 @@ if [ "${KNOCKDOWN_SKIP_PI_STACK:-0}" != 1 ] && [ "$#" -eq 0 ]; then
         python3 -m venv .venv-pi
     fi
     mapfile -t pins < <(bash deploy/install.sh --print-pins)
-    .venv-pi/bin/python -m pip install -q --disable-pip-version-check "numpy==1.24.*" "${pins[@]}" -e ".[test]"
+    pip_install .venv-pi/bin/python "numpy==1.24.*" "${pins[@]}" -e ".[test]"
     run_pytest .venv-pi/bin/python --ignore=tests/e2e -q
 fi
