@@ -14,9 +14,8 @@ from vision.tower.judge import (
     SIDE_MAY_TOUCH,
     SIDE_SEEN_APART,
     SLIT_DEPTH_CUBES,
-    TowerAnalyzer,
 )
-from tower_judging import analyzer_and_last, judge_scene
+from tower_judging import analyzer_and_last, judge_scene, slit_verdicts
 
 # Seed 300026 of the accuracy bench: a ring of four light cubes, arms 2.3 mm apart, in a dim,
 # noisy room (the 7 x 7 averaged view) seen from a 32-degree camera.
@@ -28,19 +27,6 @@ TOUCHING_RING_300030 = dict(heavy=3, light=5, frames=6, dim=True, nudge_px=1.910
                             exposure_drift=0.013960231647531041, off_spot_mm=3.145603518430487, distractors=7,
                             noise=1.838772813790426, pile=False, near=0.22576997550986624)
 
-
-def _slit_verdicts(analyzer, last, monkeypatch) -> list[int]:
-    """How the judge read each pair side by side it looked into, bottom layer first."""
-    seen: list[int] = []
-    look = TowerAnalyzer._side_gap
-
-    def recording(self, obs, lo, hi, split, *, pair_width):
-        seen.append(look(self, obs, lo, hi, split, pair_width=pair_width))
-        return seen[-1]
-
-    monkeypatch.setattr(TowerAnalyzer, "_side_gap", recording)
-    analyzer._structure(last, last.view)
-    return seen
 
 
 @pytest.mark.parametrize("kind,seed", [("ring", 300026), ("stand", 3), ("touching_ring", 300030)])
@@ -92,7 +78,7 @@ def test_ring_300026_whose_slit_shows_in_a_noisy_room_passes(tower_scene, monkey
     scene = tower_scene("ring", 300026, **RING_300026)
     analyzer, last = analyzer_and_last(scene)
     assert analyzer._blur == 7  # the noisy room's averaged view
-    assert _slit_verdicts(analyzer, last, monkeypatch) == [SIDE_SEEN_APART]
+    assert slit_verdicts(analyzer, last, monkeypatch) == [SIDE_SEEN_APART]
     verdict = judge_scene(scene)
     assert verdict.verdict is Verdict.PASS
     assert verdict.confidence >= 0.9
@@ -104,7 +90,7 @@ def test_touching_ring_300030_reads_no_slit_where_the_faces_alone_give_the_colou
     # from behind.  None of its three splits may read as seen apart.
     scene = tower_scene("touching_ring", 300030, **TOUCHING_RING_300030)
     analyzer, last = analyzer_and_last(scene)
-    slits = _slit_verdicts(analyzer, last, monkeypatch)
+    slits = slit_verdicts(analyzer, last, monkeypatch)
     assert len(slits) == 3
     assert all(side in (SIDE_MAY_TOUCH, SIDE_FAINT_APART) for side in slits)
     assert SIDE_SEEN_APART not in slits

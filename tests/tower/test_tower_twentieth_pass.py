@@ -21,10 +21,9 @@ from vision.tower.judge import (
     SIDE_MAY_TOUCH,
     SIDE_SEEN_APART,
     SLIT_FACES_MISS,
-    TowerAnalyzer,
     _mix_residual,
 )
-from tower_judging import analyzer_and_last, judge_scene
+from tower_judging import analyzer_and_last, judge_scene, slit_verdicts
 
 HEAVY_FACE = np.array([0.05, 0.07, 0.27])  # B, G, R in units of the quiet-zone white
 LIGHT_FACE = np.array([0.32, 0.45, 0.54])
@@ -113,24 +112,12 @@ def test_a_clear_slit_is_still_seen(slit_reader):
     assert slit_reader(HEAVY_FACE, HEAVY_FACE, between) == SIDE_SEEN_APART
 
 
-def _sides(analyzer, last, monkeypatch) -> list[int]:
-    seen: list[int] = []
-    look = TowerAnalyzer._side_gap
-
-    def recording(self, obs, lo, hi, split, *, pair_width):
-        seen.append(look(self, obs, lo, hi, split, pair_width=pair_width))
-        return seen[-1]
-
-    monkeypatch.setattr(TowerAnalyzer, "_side_gap", recording)
-    analyzer._structure(last, last.view)
-    return seen
-
 
 def test_ring_520044_whose_thin_slit_shows_passes_for_the_referee_to_confirm(tower_scene, monkeypatch):
     # Its slit fitted 0.24 background at a faces' miss of 0.41: far from either cut, on any renderer.
     scene = tower_scene("ring", 520044, **RING_520044)
     analyzer, last = analyzer_and_last(scene)
-    assert SIDE_FAINT_APART in _sides(analyzer, last, monkeypatch)
+    assert SIDE_FAINT_APART in slit_verdicts(analyzer, last, monkeypatch)
     verdict = judge_scene(scene)
     assert verdict.verdict is not Verdict.FAIL  # never wrong; a pass needs the referee's look
     if verdict.verdict is Verdict.PASS:

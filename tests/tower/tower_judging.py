@@ -23,3 +23,17 @@ def analyzer_and_last(scene):
     observations = [analyzer.observe(frame) for frame in scene.frames[1:]]
     last = analyzer._with_still_colour(analyzer._final_observation(observations[-1]), observations)
     return analyzer, last
+
+
+def slit_verdicts(analyzer, last, monkeypatch) -> list[int]:
+    """How the judge read each pair side by side it looked into (``_side_gap``), bottom layer first."""
+    seen: list[int] = []
+    look = TowerAnalyzer._side_gap
+
+    def recording(self, obs, lo, hi, split, *, pair_width):
+        seen.append(look(self, obs, lo, hi, split, pair_width=pair_width))
+        return seen[-1]
+
+    monkeypatch.setattr(TowerAnalyzer, "_side_gap", recording)
+    analyzer._structure(last, last.view)
+    return seen
