@@ -54,13 +54,13 @@ GREY = (0.12, 0.12, 0.12)
 
 
 def _painted(analyzer: TowerAnalyzer, scene, *, patch: str = "heavy", patch_mm: float = 3.5, right: str = "heavy",
-             fringe: bool = False, still: bool = True):
+             right_mm: float = 10.0, fringe: bool = False, still: bool = True):
     """The last frame's observation with painted masks and colours: a heavy base and a light cap
     12 mm wide, and between them two heavy runs, 6.5 mm and 10 mm wide (the arm's run and the
     next cube's, as ring 540016 showed them), ``patch_mm`` apart.  The patch changed in no cube
     colour, its colour HEAVY; or GREY (``patch="grey"``); or HEAVY but not changed
     (``patch="unchanged"``: background of the face's colour seen through a slit).  The right run
-    reads heavy, or light (``right="light"``: a light cube beside).  With ``fringe`` the left
+    reads heavy, or light (``right="light"``: a light cube beside); ``right_mm`` wide.  With ``fringe`` the left
     run's outer 1.5 mm read as the light fringe of a heavy face blurred into the background.
     Without ``still`` no averaged colour."""
     obs = analyzer.observe(scene.frames[-1])
@@ -83,7 +83,7 @@ def _painted(analyzer: TowerAnalyzer, scene, *, patch: str = "heavy", patch_mm: 
     paint(unread, cube, 2 * cube, left_end, right_start, GREY if patch == "grey" else HEAVY)
     if patch == "unchanged":
         unread[:] = False
-    paint(light if right == "light" else heavy, cube, 2 * cube, right_start, right_start + 10,
+    paint(light if right == "light" else heavy, cube, 2 * cube, right_start, right_start + right_mm,
           LIGHT if right == "light" else HEAVY)
     paint(light, 2 * cube, 3 * cube, -7, 5, LIGHT)
     return dataclasses.replace(obs, light=light, heavy=heavy, changed=light | heavy | unread, colour=colour,
@@ -115,3 +115,14 @@ def test_no_doubt_without_a_heavy_patch_between_heavy_runs(tower_scene, look):
     structure = analyzer._structure(obs, obs.view)
     assert sum(b.layer == 1 for b in structure.boxes) == 2, structure.boxes
     assert structure.unsure == [], structure.unsure
+
+
+def test_no_doubt_beside_a_piece_too_narrow_to_count(tower_scene):
+    # A 3 mm heavy piece beside the patch counts no cube (fork 360000 in a very noisy room had a
+    # 2 mm one): joining it to the run takes no cube away, so the patch raises no width doubt.
+    scene = tower_scene("ring", 450020, heavy=2, light=2, **DIM_ROOM_450020)
+    analyzer = TowerAnalyzer(scene.frames[0], heavy=2, light=1)
+    obs = _painted(analyzer, scene, right_mm=3.0)
+    structure = analyzer._structure(obs, obs.view)
+    assert sum(b.layer == 1 for b in structure.boxes) == 1, structure.boxes
+    assert (1, "width") not in structure.unsure, structure.unsure
