@@ -924,6 +924,9 @@ class TowerAnalyzer:
                 light[rows] &= ~fringe
             # Bridge only one-pixel dropouts: a visible gap between cubes side by side means they do not touch.
             runs = _merge_fragments(_runs(occupied, max_gap=1), cube_px)
+            # Two heavy runs split only by a patch of their face the vote dropped: maybe one cube fewer.
+            unsure += [(layer, "width") for _ in self._dropped_heavy_patches(
+                obs, runs, slice(face_lo, face_hi), reach, cube_px, heavy=heavy, light=light & beyond_fringe)]
             # Two pieces side by side, each narrower than any whole cube shows or together no
             # wider than one turned cube shows (1.45 widths, and blur), less than a cube apart:
             # two faces of one turned cube whose nearest edge the colours missed (a dim room), or
@@ -1104,6 +1107,40 @@ class TowerAnalyzer:
                 faces.append((end, start))
         return faces
 
+    def _dropped_heavy_patches(self, obs: Observation, runs: list[tuple[int, int]], face_rows: slice, reach: int,
+                               cube_px: float, *, heavy: np.ndarray, light: np.ndarray) -> list[tuple[int, int]]:
+        """The [start, end) column spans between two runs of one layer that may be a patch of one
+        heavy face the pixel vote dropped, so the two runs may be one cube.
+
+        In a dim, noisy room the vote loses patches of a dark heavy face, not only whole faces
+        (``_unread_heavy_faces``): ring 540016's left arm read as two runs 3.5 mm apart, each
+        counted a cube, a wrong fail one heavy cube over (touching_ring and lean 540016 the same
+        split, uncertain).  Such a span is wider than the crease between two touching faces
+        (``CREASE_CUBES``: a crease is the one place two cubes' runs meet this close), narrower
+        than a face less its fringes (wider, the nineteenth pass reads it as a face of its own),
+        nearly all changed (something solid: a slit shows the background), its colour averaged
+        over all of it and the still frames plainly heavy (heavy face on both sides: no edge blurs
+        into it), and both runs beside it read heavy (more heavy pixels than light ones beyond a
+        heavy face's fringe, ``light``) and are wide enough to be counted as cubes (0.4 cube: a
+        narrower piece counts none, so joining it takes none away -- fork and aside 360000 in very
+        noisy rooms had a 2-4 px piece beside such a span).  Two heavy cubes a few millimetres apart with a dark,
+        changed gap would look the same, so it is a doubt, not a join: the count may be one fewer."""
+        if obs.still_colour is None:
+            return []
+        patches = []
+        for (p0, end), (start, p1) in zip(runs, runs[1:], strict=False):
+            if not CREASE_CUBES * cube_px <= start - end < cube_px - 2 * reach:
+                continue
+            if min(end - p0, p1 - start) < 0.4 * cube_px:
+                continue
+            if not all(np.count_nonzero(heavy[face_rows, a:b]) > np.count_nonzero(light[face_rows, a:b])
+                       for a, b in ((p0, end), (start, p1))):
+                continue
+            if (obs.changed[face_rows, end:start].mean() >= FACE_CHANGED
+                    and self._averaged_face_colour(obs, face_rows, end, start, inset=False) is True):
+                patches.append((end, start))
+        return patches
+
     def _face_read_on_average(self, obs: Observation, face: tuple[slice, slice], heavy: bool) -> bool:
         """Whether a face whose pixels are mostly gaps in the cube colours is still a solid cube's:
         nearly all of it changed from the reference (something stands there, not the background
@@ -1131,11 +1168,13 @@ class TowerAnalyzer:
                                        view.col(b.x0), view.col(b.x1)) is b.heavy
             for b in boxes)
 
-    def _averaged_face_colour(self, obs: Observation, rows: slice, c0: int, c1: int) -> bool | None:
+    def _averaged_face_colour(self, obs: Observation, rows: slice, c0: int, c1: int, *,
+                              inset: bool = True) -> bool | None:
         """Whether a face whose pixels split between the cube colours is heavy (True) or light
-        (False) by its colour averaged over the face's middle and the still frames, or None when
-        that average is no clearly nearer one colour's chromaticity than the other's."""
-        inset = max((c1 - c0) // 5, 1)
+        (False) by its colour averaged over the face's middle (all of it without ``inset``: no
+        edge of it blurs into the background) and the still frames, or None when that average is
+        no clearly nearer one colour's chromaticity than the other's."""
+        inset = max((c1 - c0) // 5, 1) if inset else 0
         colour = obs.colour if obs.still_colour is None else obs.still_colour
         face = colour[rows, c0 + inset: c1 - inset]
         if face.size == 0:
