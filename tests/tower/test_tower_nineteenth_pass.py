@@ -9,14 +9,11 @@ two pieces of a layer, a face wide less its fringes, nearly all changed and plai
 average, is that heavy face.  Seeded scenes are rebuilt from the generator with the accuracy bench's
 options for that seed; the painted masks and colours pin the rule on any renderer."""
 
-import dataclasses
-
-import numpy as np
 import pytest
 
 from vision.tower import Verdict
 from vision.tower.judge import UNEXPLAINED_CHANGE, TowerAnalyzer
-from tower_judging import DIM_ROOM_450020, analyzer_and_last, judge_scene
+from tower_judging import DIM_ROOM_450020, PaintedView, analyzer_and_last, judge_scene
 
 # Seed 470005 of the accuracy bench: a dim, very noisy room, the fighter's cubes beside the mat.
 DIM_ROOM_470005 = dict(frames=5, dim=True, nudge_px=2.665018636976251, exposure_drift=0.05588620426673399,
@@ -71,15 +68,9 @@ def _painted(analyzer: TowerAnalyzer, scene, *, middle: str = "heavy", face_mm: 
     (``middle="unchanged"``) HEAVY but not in the changed mask: a red piece of the background seen
     there, as in the reference.  Base and top cube are as wide as that face (joined to it in one
     blob).  Without ``still`` the frames were not still (no averaged colour)."""
-    obs = analyzer.observe(scene.frames[-1])
-    view, cube = obs.view, analyzer.settings.cube_mm
-    light, heavy, unread = (np.zeros_like(obs.light) for _ in range(3))
-    colour = obs.colour.copy()
-
-    def paint(mask, z0, z1, x0, x1, rgb):
-        place = slice(view.row(z1), view.row(z0)), slice(view.col(x0), view.col(x1))
-        mask[place] = True
-        colour[place] = rgb
+    painted = PaintedView(analyzer, scene)
+    light, heavy, unread, paint = painted.light, painted.heavy, painted.unread, painted.paint
+    cube = analyzer.settings.cube_mm
 
     left, right = -face_mm / 2, face_mm / 2
     paint(heavy, 0, cube, left, right, HEAVY)
@@ -89,8 +80,7 @@ def _painted(analyzer: TowerAnalyzer, scene, *, middle: str = "heavy", face_mm: 
     if middle == "unchanged":
         unread[:] = False
     paint(light, 2 * cube, 3 * cube, left, right, FRINGE)
-    return dataclasses.replace(obs, light=light, heavy=heavy, changed=light | heavy | unread, colour=colour,
-                               still_colour=colour if still else None)
+    return painted.observation(still=still)
 
 
 def test_unread_change_between_a_heavy_faces_fringes_is_that_heavy_face(tower_scene):

@@ -11,14 +11,11 @@ kept touching_ring 540016 and lean 540016 uncertain one cube over.  Seeded scene
 the accuracy bench's options for that seed; the painted masks and colours pin the rule on any
 renderer."""
 
-import dataclasses
-
-import numpy as np
 import pytest
 
 from vision.tower import Reason, Verdict
 from vision.tower.judge import TowerAnalyzer, _doubt
-from tower_judging import DIM_ROOM_450020, analyzer_and_last, judge_scene
+from tower_judging import DIM_ROOM_450020, PaintedView, analyzer_and_last, judge_scene
 
 # Seed 540016 of the accuracy bench (ring, touching_ring and lean draw the same room).
 DIM_ROOM_540016 = dict(frames=2, dim=True, nudge_px=3.1623435184916144, exposure_drift=0.11416900401747632,
@@ -63,15 +60,9 @@ def _painted(analyzer: TowerAnalyzer, scene, *, patch: str = "heavy", patch_mm: 
     reads heavy, or light (``right="light"``: a light cube beside); ``right_mm`` wide.  With ``fringe`` the left
     run's outer 1.5 mm read as the light fringe of a heavy face blurred into the background.
     Without ``still`` no averaged colour."""
-    obs = analyzer.observe(scene.frames[-1])
-    view, cube = obs.view, analyzer.settings.cube_mm
-    light, heavy, unread = (np.zeros_like(obs.light) for _ in range(3))
-    colour = obs.colour.copy()
-
-    def paint(mask, z0, z1, x0, x1, rgb):
-        place = slice(view.row(z1), view.row(z0)), slice(view.col(x0), view.col(x1))
-        mask[place] = True
-        colour[place] = rgb
+    painted = PaintedView(analyzer, scene)
+    light, heavy, unread, paint = painted.light, painted.heavy, painted.unread, painted.paint
+    cube = analyzer.settings.cube_mm
 
     left_end = -5.5
     right_start = left_end + patch_mm
@@ -86,8 +77,7 @@ def _painted(analyzer: TowerAnalyzer, scene, *, patch: str = "heavy", patch_mm: 
     paint(light if right == "light" else heavy, cube, 2 * cube, right_start, right_start + right_mm,
           LIGHT if right == "light" else HEAVY)
     paint(light, 2 * cube, 3 * cube, -7, 5, LIGHT)
-    return dataclasses.replace(obs, light=light, heavy=heavy, changed=light | heavy | unread, colour=colour,
-                               still_colour=colour if still else None)
+    return painted.observation(still=still)
 
 
 @pytest.mark.parametrize("fringe", [False, True], ids=["plain", "with its fringe"])

@@ -1,6 +1,10 @@
 """What many tower tests do with a rendered scene: judge it, or run the analyzer to its last,
 still-coloured observation to look at one step of the judgment."""
 
+import dataclasses
+
+import numpy as np
+
 from vision.tower import judge_tower
 from vision.tower.judge import TowerAnalyzer
 
@@ -37,3 +41,27 @@ def slit_verdicts(analyzer, last, monkeypatch) -> list[int]:
     monkeypatch.setattr(TowerAnalyzer, "_side_gap", recording)
     analyzer._structure(last, last.view)
     return seen
+
+
+class PaintedView:
+    """The last frame's observation of ``scene`` with its cube masks emptied, to paint a structure
+    on: ``paint`` marks a box (height ``z0``-``z1`` mm over the table, across ``x0``-``x1`` mm) in
+    one of the masks ``light``, ``heavy`` or ``unread`` (changed in no cube colour) and colours it."""
+
+    def __init__(self, analyzer, scene):
+        self.obs = analyzer.observe(scene.frames[-1])
+        self.light, self.heavy, self.unread = (np.zeros_like(self.obs.light) for _ in range(3))
+        self.colour = self.obs.colour.copy()
+
+    def paint(self, mask, z0, z1, x0, x1, rgb):
+        view = self.obs.view
+        place = slice(view.row(z1), view.row(z0)), slice(view.col(x0), view.col(x1))
+        mask[place] = True
+        self.colour[place] = rgb
+
+    def observation(self, *, still: bool = True):
+        """The painted observation: every painted box changed; the colours averaged over still
+        frames too, or (not ``still``) no averaged colour, as when the frames were not still."""
+        return dataclasses.replace(self.obs, light=self.light, heavy=self.heavy,
+                                   changed=self.light | self.heavy | self.unread, colour=self.colour,
+                                   still_colour=self.colour if still else None)
