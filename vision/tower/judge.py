@@ -1102,8 +1102,7 @@ class TowerAnalyzer:
         for (_, end), (start, _) in zip(pieces, pieces[1:], strict=False):
             if not cube_px - 2 * reach <= start - end <= TURNED_WIDTH * cube_px:
                 continue
-            if (obs.changed[face_rows, end:start].mean() >= FACE_CHANGED
-                    and self._averaged_face_colour(obs, face_rows, end, start) is True):
+            if self._changed_and_plainly_heavy(obs, face_rows, end, start):
                 faces.append((end, start))
         return faces
 
@@ -1136,10 +1135,17 @@ class TowerAnalyzer:
             if not all(np.count_nonzero(heavy[face_rows, a:b]) > np.count_nonzero(light[face_rows, a:b])
                        for a, b in ((p0, end), (start, p1))):
                 continue
-            if (obs.changed[face_rows, end:start].mean() >= FACE_CHANGED
-                    and self._averaged_face_colour(obs, face_rows, end, start, inset=False) is True):
+            if self._changed_and_plainly_heavy(obs, face_rows, end, start, inset=False):
                 patches.append((end, start))
         return patches
+
+    def _changed_and_plainly_heavy(self, obs: Observation, rows: slice, c0: int, c1: int, *,
+                                   inset: bool = True) -> bool:
+        """Whether a span the pixel vote left unread is part of a heavy face: nearly all of it
+        changed (something solid stands there, not the background seen through a slit) and its
+        colour averaged over the still frames plainly heavy (``_averaged_face_colour``)."""
+        return (obs.changed[rows, c0:c1].mean() >= FACE_CHANGED
+                and self._averaged_face_colour(obs, rows, c0, c1, inset=inset) is True)
 
     def _face_read_on_average(self, obs: Observation, face: tuple[slice, slice], heavy: bool) -> bool:
         """Whether a face whose pixels are mostly gaps in the cube colours is still a solid cube's:
