@@ -295,6 +295,11 @@ SLIT_WIDE_PX = 3
 # How far (view px) optics blur a face's edge into the background, beyond the colour averaging's
 # half window.
 EDGE_BLUR_PX = 2
+# The share of a top cube's layer's top strip (its top 0.15 cube) below which its colour reaches
+# the top edge only in part: a front face fills that strip across (wherever its cube stands, up to
+# a cube's own slack in depth); the top face of a cube below, reaching up there at its far corner
+# and blurred, thins out (y_fork 470023: 0.48).  Under 0.25 it is no face at all (``_drop_top_faces``).
+PART_FILLED_TOP = 0.75
 # Runs of cube colour closer than this (in cube widths) may be split only by the crease between
 # two touching faces, not by a gap: the view looks into the split before it calls them apart.
 CREASE_CUBES = 0.25
@@ -958,10 +963,16 @@ class TowerAnalyzer:
                 elif camouflaged or (layer and self._camouflaged_beside(obs, boxes, layer, a, b)):
                     # Camouflage hides part of a cube and adds none: the run may hold one cube more.
                     unsure.append((layer, "hidden"))
-                if count > 1 and count > _cubes_across(_core_width(beyond_fringe[lo:hi, a:b]) / cube_px)[0]:
+                if count > _cubes_in(_core_width(beyond_fringe[lo:hi, a:b]) / cube_px):
                     # Only light fringe along a heavy face at the run's ends makes the last cube:
                     # without it the run holds one cube fewer (a real cube there shows its face,
-                    # wider than any fringe, clear of the heavy one).
+                    # wider than any fringe, clear of the heavy one).  So may a run of its own with
+                    # less than a countable face (0.4 cube) beyond the fringe: a 1 mm strip of a
+                    # heavy face the pixel vote dropped (changed, in no cube colour) splits off the
+                    # face's end with its fringe, widest in the corner under a heavy cube
+                    # overhanging the layer (blurred into the background from two sides), and the
+                    # piece's vote is light (lean 550001 in a very noisy room: a 6 mm light "cube"
+                    # beside a heavy one, one light cube over and a third neighbour, a wrong fail).
                     unsure.append((layer, "fringe"))
                 elif (above_top_face - lo >= 2
                       and count > _cubes_in(_core_width(band[:above_top_face - lo, a:b]) / cube_px)
@@ -1274,6 +1285,17 @@ class TowerAnalyzer:
                 if self._could_hide(obs, [b for b in boxes if b is not box], rows, cols, any_count=True):
                     unsure.append((box.layer, "sliver"))
                 continue
+            own_top = None
+            if strip.size and strip.mean() < PART_FILLED_TOP:
+                own_top = self._own_top_face_missing(box, [boxes[j] for j in under], obs)
+            if own_top is not None:
+                # Its colour reaches the layer's top edge only in part (a front face fills it
+                # across) and it shows no top face of its own: it is the top face of the cube
+                # under it, turned and set back (the same doubt where a cube's top face could
+                # hide against that background).
+                if self._could_hide(obs, [b for b in boxes if b is not box], *own_top, any_count=True):
+                    unsure.append((box.layer, "sliver"))
+                continue
             if self._line_across(obs, rows, boxes):
                 # The layer's top edge lies on a line of change that runs on across the view past
                 # the tower on both sides: the background's (the mat's far edge after a nudge), not
@@ -1283,6 +1305,37 @@ class TowerAnalyzer:
                 unsure.append((box.layer, "speckle"))
             kept.append(box)
         return kept
+
+    def _own_top_face_missing(self, box: _CubeBox, under: list[_CubeBox],
+                              obs: Observation) -> tuple[slice, slice] | None:
+        """The place (rows, columns) where a top cube's own lit top face would show, when that
+        place is mostly unchanged and the cube could be the top face of a cube under it (one of
+        its colour spanning it); else None.
+
+        The camera looks down on the table (10-30 degrees), so every cube shows its top face
+        above its front face's top edge, as deep in the side view as ``_top_face_mm`` says, in the
+        cube's colour and lit from above.  A cube set a few millimetres forward shows it a little
+        lower, so the middle half of that depth, over the middle of the cube's width (clear of a
+        neighbour's fringe), is its top face wherever the cube stands.  The top face of a cube
+        below, turned (its far corner up to 1.4 cubes deep), set back and blurred, can reach
+        nearly to the top of the layer above (y_fork 470023: a light arm turned 15 degrees at 29
+        degrees of elevation in a very noisy room filled its layer to 0.5 mm from the top; read as
+        one light cube more, a wrong fail), but it ends there: nothing above it changed."""
+        view = obs.view
+        cube = self.settings.cube_mm
+        slack = SPLIT_SLACK * cube
+        if not any(b.heavy == box.heavy and b.x0 - slack <= box.x0 and box.x1 <= b.x1 + slack for b in under):
+            return None
+        top = (box.layer + 1) * cube
+        depth = self._top_face_mm(view, top)
+        rows = slice(max(view.row(top + 0.75 * depth), 0), max(view.row(top + 0.25 * depth), 0))
+        c0, c1 = view.col(box.x0), view.col(box.x1)
+        inset = max((c1 - c0) // 5, 1)
+        cols = slice(c0 + inset, c1 - inset)
+        place = (obs.changed | obs.cubes)[rows, cols]
+        if rows.stop - rows.start < 2 or not place.size or place.mean() >= 0.25:
+            return None
+        return rows, cols
 
     def _line_across(self, obs: Observation, rows: slice, boxes: list[_CubeBox]) -> bool:
         """Whether these view rows changed (or took cube colours) along most of a cube's width on
