@@ -11,6 +11,7 @@ short -- when every light cube is counted and nothing else lies apart.  Seeded s
 from the generator with the accuracy bench's options for that seed; painted masks and colours pin
 the rule on any renderer."""
 
+import numpy as np
 import pytest
 
 from vision.tower import Verdict
@@ -118,3 +119,71 @@ def test_no_heavy_cube_on_top_without_every_premise(tower_scene, look):
     assert structure.read_on_average is None or not structure.read_on_average.any()
     if look != "beside the column":
         assert structure.blind_layers, structure
+
+
+# The second class: a dark heavy face read only in patches (a dim, very noisy room).  Every cube was
+# counted right, yet the unread rest of the heavy faces made the change the cube colours leave
+# unexplained more than 0.6 of the cube pixels: uncertain.  Change inside a counted face whose colour
+# averaged over the still frames plainly is the colour counted is that face's, not unexplained.
+
+# Seed 570005 of the accuracy bench: a dim, very noisy room, a blue wall behind the tower.
+DIM_ROOM_570005 = dict(frames=6, dim=True, nudge_px=3.3420113553564073, exposure_drift=0.06775185117548968,
+                       off_spot_mm=2.7457383283155754, distractors=7, noise=5.62352842978408, pile=False,
+                       near=0.0015540945934867656)
+
+
+@pytest.mark.parametrize("kind", ["stagger", "lean"])
+def test_towers_whose_heavy_faces_read_in_patches_are_never_failed(tower_scene, monkeypatch, kind):
+    # Were uncertain (cube_count, every cube counted: 3 heavy 2 light of 3 + 2): legal.  Never a fail.
+    scene = tower_scene(kind, 570005, heavy=3, light=2, **DIM_ROOM_570005)
+    verdict = judge_scene(scene)
+    assert verdict.verdict is not Verdict.FAIL, verdict
+    analyzer, last = analyzer_and_last(scene)
+    structure = analyzer._structure(last, last.view)
+    with monkeypatch.context() as patched:
+        patched.setattr(TowerAnalyzer, "_faces_read_in_patches", lambda self, obs, boxes: np.zeros_like(obs.changed))
+        without = analyzer._structure(last, last.view)
+    if analyzer._unexplained_change(last, without) > UNEXPLAINED_CHANGE:
+        # This renderer reads the heavy faces in patches (another OpenCV may read them whole): the
+        # rule must be what explains that change, and the tower then passes.
+        assert analyzer._unexplained_change(last, structure) < UNEXPLAINED_CHANGE
+        assert (sum(b.heavy for b in structure.boxes), len(structure.boxes)) == (3, 5), structure.boxes
+        assert verdict.verdict is Verdict.PASS, verdict
+
+
+def _patchy(analyzer: TowerAnalyzer, scene, *, unread: tuple = HEAVY, still: bool = True):
+    """Two heavy cubes stacked whose faces read heavy only on every third row, the rest changed in
+    no cube colour -- coloured ``unread`` (HEAVY: a dark face the vote read in patches; GREY: change
+    of a colour no cube has)."""
+    painted = PaintedView(analyzer, scene)
+    cube = analyzer.settings.cube_mm
+    view = painted.obs.view
+    for layer in range(2):
+        painted.paint(painted.unread, layer * cube, (layer + 1) * cube, -cube / 2, cube / 2, unread)
+        rows = slice(view.row((layer + 1) * cube), view.row(layer * cube))
+        cols = slice(view.col(-cube / 2), view.col(cube / 2))
+        painted.heavy[rows, cols][::3] = True
+        painted.colour[rows, cols][::3] = HEAVY
+    painted.unread &= ~painted.heavy
+    return painted.observation(still=still)
+
+
+def test_unread_change_inside_a_face_plainly_its_colour_is_explained(tower_scene):
+    scene = tower_scene("ring", 450020, heavy=2, light=2, **DIM_ROOM_450020)
+    analyzer = TowerAnalyzer(scene.frames[0], heavy=2, light=0)
+    obs = _patchy(analyzer, scene)
+    structure = analyzer._structure(obs, obs.view)
+    assert [(b.layer, b.heavy) for b in structure.boxes] == [(0, True), (1, True)], structure.boxes
+    # Two thirds of each face unread: twice the cube pixels read, all of it now the faces' own.
+    assert analyzer._unexplained_change(obs, structure) < UNEXPLAINED_CHANGE / 4
+
+
+@pytest.mark.parametrize("look", ["grey", "moving"])
+def test_unread_change_not_plainly_the_faces_colour_stays_unexplained(tower_scene, look):
+    # Change in a colour the average does not read as the face's (something in front, odd light), or
+    # no still frames to average: the change is still unexplained, and the view unclear.
+    scene = tower_scene("ring", 450020, heavy=2, light=2, **DIM_ROOM_450020)
+    analyzer = TowerAnalyzer(scene.frames[0], heavy=2, light=0)
+    obs = _patchy(analyzer, scene, **({"grey": dict(unread=GREY), "moving": dict(still=False)}[look]))
+    structure = analyzer._structure(obs, obs.view)
+    assert analyzer._unexplained_change(obs, structure) > UNEXPLAINED_CHANGE
