@@ -121,6 +121,30 @@ def test_no_heavy_cube_on_top_without_every_premise(tower_scene, look):
         assert structure.blind_layers, structure
 
 
+def test_no_heavy_cube_read_on_top_where_more_tops_show_one_than_the_count_is_short(tower_scene):
+    # A heavy base, two light cubes side by side on it, and change plainly heavy on top of each: the
+    # count is short of one heavy cube, the view shows two places for it -- which one (if either)
+    # holds it, the count cannot say.  Both stay places where a cube may hide.
+    scene = tower_scene("ring", 450020, heavy=2, light=2, **DIM_ROOM_450020)
+    analyzer = TowerAnalyzer(scene.frames[0], heavy=2, light=2)
+    painted = PaintedView(analyzer, scene)
+    cube = analyzer.settings.cube_mm
+    painted.paint(painted.heavy, 0, cube, -cube / 2, cube / 2, HEAVY)
+    for left in (-cube - 1, 1):
+        painted.paint(painted.light, cube, 2 * cube, left, left + cube, LIGHT)
+        painted.paint(painted.unread, 2 * cube, 3 * cube, left, left + cube, HEAVY)
+    obs = painted.observation()
+    structure = analyzer._structure(obs, obs.view)
+    assert [(b.layer, b.heavy) for b in structure.boxes] == [(0, True), (1, False), (1, False)], structure.boxes
+    assert structure.blind_layers, structure
+    # One top alone with it, the count short of that one cube: it is read there.
+    analyzer = TowerAnalyzer(scene.frames[0], heavy=2, light=2)
+    painted.unread[:, obs.view.col(0):] = False
+    obs = painted.observation()
+    assert [(b.layer, b.heavy) for b in analyzer._structure(obs, obs.view).boxes] == [
+        (0, True), (1, False), (1, False), (2, True)]
+
+
 # The second class: a dark heavy face read only in patches (a dim, very noisy room).  Every cube was
 # counted right, yet the unread rest of the heavy faces made the change the cube colours leave
 # unexplained more than 0.6 of the cube pixels: uncertain.  Change inside a counted face whose colour

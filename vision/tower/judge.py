@@ -1132,7 +1132,8 @@ class TowerAnalyzer:
         averaged over the face's middle and the still frames is plainly heavy; the place above it is
         not mostly changed (it ends where a cube ends: taller change is something else, or more cubes
         the view cannot read); and it is the cube the count is short: every light cube counted, every
-        heavy one short read so, nothing else apart from the tower (a cube aside could be that one).
+        heavy one short read so and no more such places on the column tops than that (else the count
+        does not say which hold one), nothing else apart from the tower (a cube aside could be that one).
         As with an empty layer filled from the count, a pass that needed it carries 0.77 (the referee
         confirms)."""
         cube = self.settings.cube_mm
@@ -1146,18 +1147,22 @@ class TowerAnalyzer:
         found: list[_CubeBox] = []
         tops = [b for b in boxes if not any(c.layer == b.layer + 1 and _overlap(c, b) > 0 for c in boxes)]
         for box in tops:
-            while len(found) < short:
-                on = self._unread_heavy_cube_on(box, boxes + found, obs, reach, cube_px)
+            # Every column's top is looked at, past the count by one: more such cubes than the
+            # count is short (another top's, say) and the count no longer says which they are.
+            column: list[_CubeBox] = []
+            while len(found) + len(column) <= short:
+                on = self._unread_heavy_cube_on(box, boxes, obs, reach, cube_px)
                 if on is None:
                     break
-                found.append(on)
+                column.append(on)
                 box = on
             top = (box.layer + 1) * cube
             rows = slice(max(view.row(top + cube), 0), view.row(top + self._top_face_mm(view, top) + 0.1 * cube))
             above = obs.changed[rows, view.col(box.x0): view.col(box.x1)]
-            if found and found[-1] is box and above.size and above.mean() >= CHANGED_ABOVE:
+            if column and above.size and above.mean() >= CHANGED_ABOVE:
                 # Change goes on above it: not a cube's face ending where a cube ends.
                 return []
+            found += column
         return found if len(found) == short else []
 
     def _unread_heavy_cube_on(self, box: _CubeBox, boxes: list[_CubeBox], obs: Observation, reach: int,
