@@ -1015,10 +1015,8 @@ class TowerAnalyzer:
         # A dark heavy cube on top against a dark background: no fringe, no cube colour, only change
         # plainly heavy on average where the count says the last heavy cube stands.
         on_top = [] if blind_layers else self._unread_cubes_on_top(boxes, obs, reach, alone=len(blobs) == 1)
-        for box in on_top:
-            face = _face_rows(view, box.layer, cube), slice(view.col(box.x0), view.col(box.x1))
-            read_on_average[face] |= obs.changed[face] & ~obs.cubes[face]
         boxes = sorted(boxes + on_top, key=lambda b: (b.layer, b.x0))
+        # Their change, and the unread rest of faces read in patches, is the counted cubes' own.
         read_on_average |= self._faces_read_in_patches(obs, boxes)
         # Every cube counted and no layer blind: no cube the view missed can hold one up.
         supports = _unseen_supports(boxes, min_overlap=0.15 * cube, cube=cube,
