@@ -26,7 +26,7 @@ from vision.arena.geometry import BoardGeometry
 from vision.arena.hiding import MIN_FIGURE_MM, FigureCover
 from vision.arena.pose import CameraPosition
 from vision.arena.settings import ArenaSettings
-from vision.arena.topdown import BoardView, Change, per_mask, scratch
+from vision.arena.topdown import BoardView, Change, _channel_max, per_mask, scratch
 from vision.runs import longest_run
 
 #: Tokens are "a few mm thick" (the spec).
@@ -1186,9 +1186,12 @@ def _base_rim_level(score, regions, own_region: int, view: BoardView, camera: Ca
     # Some 8,000 points: looked up by flat index (np.take), several times cheaper than by (row, column).
     at = np.clip(v, 0, h - 1) * w + np.clip(u, 0, w - 1)
     region = np.take(regions, at)
-    values = _widths_max(np.where(inside & ((region == 0) | (region == own_region)), np.take(score, at), 0.0))
+    # The largest over the rim's three widths (the last axis): numpy reduces an axis of three slowly,
+    # a few thousand times over; maxima of whole slices (as of an image's channels) cost a fraction.
+    values = _channel_max(np.where(inside & ((region == 0) | (region == own_region)), np.take(score, at), 0.0))
     # The disc's own blurred outline is no rim: points on it are not looked at.
-    usable = _widths_all((np.hypot(px - x, py - y) > r + 2.5) & inside)
+    usable = (np.hypot(px - x, py - y) > r + 2.5) & inside
+    usable = usable[..., 0] & usable[..., 1] & usable[..., 2]  # (all three widths: as above)
     looked = usable.sum(axis=2)
     values = np.where(usable, values, np.inf)
     # The level reached on all but (1 - _MIN_RING_SHARE) of the looked-at arc.
@@ -1196,17 +1199,6 @@ def _base_rim_level(score, regions, own_region: int, view: BoardView, camera: Ca
     level = np.take_along_axis(np.sort(values, axis=2), np.minimum(k, values.shape[2] - 1)[..., None], axis=2)[..., 0]
     level = np.where(looked >= len(_RING_ARC) // 2, level, 0.0)
     return float(level.max())
-
-
-def _widths_max(values: np.ndarray) -> np.ndarray:
-    """The largest of the last axis's three values (the rim's widths): numpy reduces an axis of
-    three slowly, a few thousand times over; two maxima of whole slices cost a fraction."""
-    return np.maximum(np.maximum(values[..., 0], values[..., 1]), values[..., 2])
-
-
-def _widths_all(flags: np.ndarray) -> np.ndarray:
-    """Whether all three of the last axis's flags are set (see :func:`_widths_max`)."""
-    return flags[..., 0] & flags[..., 1] & flags[..., 2]
 
 
 def _breaks_behind(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float, search) -> bool:
