@@ -281,3 +281,26 @@ def test_a_reads_rays_and_circles_as_plain(seed, monkeypatch):
     monkeypatch.setattr(bases, "_robust_circles", _plain_robust_circles)
     monkeypatch.setattr(bases, "_base_rim_level", _plain_base_rim_level)
     assert read_arena(live, reference, GEOMETRY, annotate=False).to_json() == reading
+
+
+def test_front_rim_level_as_plain_anywhere(monkeypatch):
+    """The front-rim level as the plain one for discs anywhere on the view (at its edges too, where
+    some rim points fall off it), of any size, on random scores and regions; the camera and view
+    those of a read that asks it (300008)."""
+    live, reference, _, _ = spec_scene(300008, GEOMETRY)
+    asked, ours = [], bases._base_rim_level
+    monkeypatch.setattr(bases, "_base_rim_level", lambda *args: asked.append(args) or ours(*args))
+    read_arena(live, reference, GEOMETRY, annotate=False)
+    _, _, _, view, camera, *_ = asked[0]
+    rng = np.random.default_rng(5)
+    h, w = asked[0][0].shape
+    levels = set()
+    for _ in range(200):
+        score = rng.uniform(0, 3, (h, w)).astype(np.float32)
+        regions = rng.integers(0, 3, (h, w)).astype(np.int32)
+        x, y = rng.uniform(-230, 230), rng.uniform(-90, 90)
+        args = (score, regions, int(rng.integers(0, 3)), view, camera, x, y, rng.uniform(2, 20))
+        level = ours(*args)
+        assert level == _plain_base_rim_level(*args)
+        levels.add(level > 0)
+    assert levels == {True, False}
