@@ -15,6 +15,7 @@ Anything that fits none of these is a doubt: the reading says so instead of gues
 from __future__ import annotations
 
 import enum
+import functools
 import math
 from dataclasses import dataclass, field, replace
 
@@ -25,7 +26,7 @@ from vision.arena.geometry import BoardGeometry
 from vision.arena.hiding import MIN_FIGURE_MM, FigureCover
 from vision.arena.pose import CameraPosition
 from vision.arena.settings import ArenaSettings
-from vision.arena.topdown import BoardView, Change, per_mask, scratch
+from vision.arena.topdown import BoardView, Change, _channel_max, per_mask, scratch
 from vision.runs import longest_run
 
 #: Tokens are "a few mm thick" (the spec).
@@ -1185,9 +1186,12 @@ def _base_rim_level(score, regions, own_region: int, view: BoardView, camera: Ca
     # Some 8,000 points: looked up by flat index (np.take), several times cheaper than by (row, column).
     at = np.clip(v, 0, h - 1) * w + np.clip(u, 0, w - 1)
     region = np.take(regions, at)
-    values = np.where(inside & ((region == 0) | (region == own_region)), np.take(score, at), 0.0).max(axis=3)
+    # The largest over the rim's three widths (the last axis): numpy reduces an axis of three slowly,
+    # a few thousand times over; maxima of whole slices (as of an image's channels) cost a fraction.
+    values = _channel_max(np.where(inside & ((region == 0) | (region == own_region)), np.take(score, at), 0.0))
     # The disc's own blurred outline is no rim: points on it are not looked at.
-    usable = (np.hypot(px - x, py - y) > r + 2.5).all(axis=3) & inside.all(axis=3)
+    usable = (np.hypot(px - x, py - y) > r + 2.5) & inside
+    usable = usable[..., 0] & usable[..., 1] & usable[..., 2]  # (all three widths: as above)
     looked = usable.sum(axis=2)
     values = np.where(usable, values, np.inf)
     # The level reached on all but (1 - _MIN_RING_SHARE) of the looked-at arc.
@@ -1650,34 +1654,66 @@ def _rim_distances(profiles: np.ndarray, inside: np.ndarray):
     Along a ray: leave the change mask, run on to where the blur tail dies out (the quiet
     end), walk back in while the difference keeps climbing (the ramp), and take half the
     level where it levels off: that point does not move with blur or contrast.
+
+    (Cost, the twenty-sixth pass: a few hundred rays of some 60 samples, so each step is a pass
+    over a small array. A row's first marked sample is its ``argmax``, checked, not ``any`` and
+    ``argmax``: numpy reduces a bool row by row slowly, and finds the first True fast; a row's
+    last is found on a reversed copy; "at or before sample e" is a row of a table made once per
+    ray length, not a comparison with a broadcast index. The same samples, the same arithmetic.)
     """
     rays, samples = profiles.shape
-    index = np.arange(samples)[None, :]
-    outside = inside == 0
-    has_out = outside.any(axis=1)
-    first_out = np.where(has_out, outside.argmax(axis=1), samples - 1)
-    quiet = (profiles < _QUIET_DIFFERENCE) & (index >= first_out[:, None])
-    end = np.where(quiet.any(axis=1), quiet.argmax(axis=1), samples - 1)
-    # Back in from the quiet end past the tail, to the last sample still above the noise.
-    loud = (profiles >= _QUIET_DIFFERENCE) & (index <= end[:, None])
-    top = np.where(loud.any(axis=1), samples - 1 - loud[:, ::-1].argmax(axis=1), 0)
-    # Then inwards while climbing; the plateau starts where the climb stops.
-    rise = np.zeros_like(profiles)
-    rise[:, 1:] = profiles[:, :-1] - profiles[:, 1:]
-    climbing = rise >= np.maximum(_RAMP_MIN_RISE, _RAMP_MIN_FRACTION * profiles)
-    flat = ~climbing & (index <= top[:, None])
-    level_at = np.where(flat.any(axis=1), samples - 1 - flat[:, ::-1].argmax(axis=1), 0)
     rows = np.arange(rays)
+    up_to, from_ = _sample_ranges(samples)
+    outside = inside == 0
+    first_out, has_out = _first_marked(outside, rows, samples - 1)
+    quiet = (profiles < _QUIET_DIFFERENCE) & from_[first_out]
+    end, _ = _first_marked(quiet, rows, samples - 1)
+    # Back in from the quiet end past the tail, to the last sample still above the noise.
+    loud = (profiles >= _QUIET_DIFFERENCE) & up_to[end]
+    top = _last_marked(loud, rows, samples)
+    # Then inwards while climbing; the plateau starts where the climb stops. (Each row's rise from
+    # the next sample in one pass over the flat array; what that puts in column 0 spans two rows.)
+    rise = np.empty_like(profiles)
+    flat_profiles = profiles.reshape(-1)
+    np.subtract(flat_profiles[:-1], flat_profiles[1:], out=rise.reshape(-1)[1:])
+    rise[:, 0] = 0
+    climbing = rise >= np.maximum(_RAMP_MIN_RISE, _RAMP_MIN_FRACTION * profiles)
+    flat = ~climbing & up_to[top]
+    level_at = _last_marked(flat, rows, samples)
     level = profiles[rows, level_at]
     half = level / 2
-    below = (profiles < half[:, None]) & (index > level_at[:, None]) & (index < (end + 5)[:, None])
-    found = has_out & below.any(axis=1)
-    k = np.where(found, below.argmax(axis=1), 1)
+    below = (profiles < half[:, None]) & from_[level_at + 1] & up_to[end + 4]  # past level_at, before end + 5
+    k, found = _first_marked(below, rows, 1)
+    found &= has_out
+    k = np.where(found, k, 1)
     a, b = profiles[rows, k - 1], profiles[rows, k]
     t = np.where(a != b, (a - half) / np.where(a != b, a - b, 1), 0.5)
     distances = np.where(found, (k - 1 + t) * _RAY_STEP_MM, np.nan)
-    strongest_inside = profiles.max(axis=1, where=index <= level_at[:, None], initial=0)  # profiles are >= 0
+    strongest_inside = (profiles * up_to[level_at]).max(axis=1)  # profiles are >= 0 (remapped differences)
     return distances, level < _TIER_RATIO * strongest_inside
+
+
+@functools.lru_cache(maxsize=8)
+def _sample_ranges(samples: int) -> tuple[np.ndarray, np.ndarray]:
+    """Tables (read-only) of a ray of ``samples`` samples, row e: ``up_to[e]`` the samples at or
+    before e, ``from_[e]`` those at or after it (e from 0 to ``samples + 4``)."""
+    up_to = np.tri(samples + 5, samples, dtype=bool)
+    from_ = ~np.tri(samples + 5, samples, -1, dtype=bool)
+    up_to.flags.writeable = from_.flags.writeable = False
+    return up_to, from_
+
+
+def _first_marked(marked: np.ndarray, rows: np.ndarray, otherwise: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the index of its first True (``otherwise`` in a row with none), and whether it has one."""
+    first = marked.argmax(axis=1)
+    has = marked[rows, first]
+    return np.where(has, first, otherwise), has
+
+
+def _last_marked(marked: np.ndarray, rows: np.ndarray, samples: int) -> np.ndarray:
+    """Per row, the index of its last True (0 in a row with none)."""
+    last = samples - 1 - np.ascontiguousarray(marked[:, ::-1]).argmax(axis=1)
+    return np.where(marked[rows, last], last, 0)
 
 
 def _robust_circle(points: np.ndarray):
@@ -1708,6 +1744,11 @@ def _robust_circles(xs: np.ndarray, ys: np.ndarray, valid: np.ndarray) -> list:
     oy = (ys * weights).sum(axis=1) / np.maximum(counts, 1)
     xs, ys = np.where(valid, xs - ox[:, None], 0.0), np.where(valid, ys - oy[:, None], 0.0)
     squares = xs * xs + ys * ys
+    # (Cost, the twenty-sixth pass: some 20 points a circle, so numpy's per-call cost is the cost.
+    # The eight sums in two calls, each row summed along its points as before; Cramer's rule with
+    # the minors and products its four determinants share worked out once. The same operations on
+    # the same operands: the same circles, to the last bit.)
+    points = np.stack([xs, ys, squares])
     keep = valid.copy()
     with np.errstate(divide="ignore", invalid="ignore"):
         for _ in range(3):
@@ -1715,15 +1756,12 @@ def _robust_circles(xs: np.ndarray, ys: np.ndarray, valid: np.ndarray) -> list:
             active &= n >= 5
             if not active.any():
                 break
-            x, y, q = xs * keep, ys * keep, squares * keep
-            sx, sy, sq = x.sum(axis=1), y.sum(axis=1), q.sum(axis=1)
-            sxx, syy, sxy = (x * x).sum(axis=1), (y * y).sum(axis=1), (x * y).sum(axis=1)
-            sxq, syq = (x * q).sum(axis=1), (y * q).sum(axis=1)
-            normal = ((4 * sxx, 4 * sxy, 2 * sx), (4 * sxy, 4 * syy, 2 * sy), (2 * sx, 2 * sy, n.astype(np.float64)))
-            rhs = (2 * sxq, 2 * syq, sq)
-            det = _det3(normal)
+            kept_points = points * keep
+            sx, sy, sq = kept_points.sum(axis=2)
+            sxx, syy, sxy, sxq, syq = (kept_points[_FIRST_FACTOR] * kept_points[_SECOND_FACTOR]).sum(axis=2)
+            det, cx, cy, c = _cramer(((4 * sxx, 4 * sxy, 2 * sx), (4 * syy, 2 * sy), n.astype(np.float64)),
+                                     (2 * sxq, 2 * syq, sq))
             active &= np.abs(det) >= 1e-9
-            cx, cy, c = (_det3(_with_column(normal, k, rhs)) / det for k in range(3))
             r2 = c + cx**2 + cy**2
             fitted &= ~(active & (r2 <= 0))
             active &= r2 > 0
@@ -1732,7 +1770,7 @@ def _robust_circles(xs: np.ndarray, ys: np.ndarray, valid: np.ndarray) -> list:
             kept = np.where(keep, residual, 0.0)
             rms = np.sqrt((kept * kept).sum(axis=1) / n)
             fitted |= active
-            latest[:, active] = np.stack([cx + ox, cy + oy, r, rms])[:, active]
+            np.copyto(latest, (cx + ox, cy + oy, r, rms), where=active)
             ordered = np.sort(np.where(keep, residual, np.inf), axis=1)
             median = ordered[np.arange(rows), np.minimum(n // 2, ordered.shape[1] - 1)]
             new_keep = residual < np.maximum(1.0, 2.5 * median)[:, None]
@@ -1741,12 +1779,26 @@ def _robust_circles(xs: np.ndarray, ys: np.ndarray, valid: np.ndarray) -> list:
     return [tuple(circle) if ok else None for ok, circle in zip(fitted.tolist(), latest.T.tolist())]
 
 
-def _det3(m) -> float:
-    return (m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
-            - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
-            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]))
+#: The products of x, y and q = x^2 + y^2 whose sums the circle fit needs: xx, yy, xy, xq, yq.
+_FIRST_FACTOR, _SECOND_FACTOR = [0, 1, 0, 0, 1], [0, 1, 1, 2, 2]
 
 
-def _with_column(m, k: int, column):
-    """The 3x3 ``m`` with column ``k`` replaced (Cramer's rule)."""
-    return tuple(tuple(column[i] if j == k else m[i][j] for j in range(3)) for i in range(3))
+def _cramer(upper, rhs):
+    """The symmetric 3x3 system ``m`` (its upper triangle: rows (m00, m01, m02), (m11, m12), m22)
+    ``m (x0, x1, x2) = rhs`` by Cramer's rule: (det m, x0, x1, x2), each determinant expanded
+    along its first row, as a plain ``det3`` of ``m`` with a column replaced would (the same
+    products: m10 is m01, m20 is m02 and m21 is m12 to the bit)."""
+    (m00, m01, m02), (m11, m12), m22 = upper
+    r0, r1, r2 = rhs
+    # The 2x2 minors, each shared by two of the four determinants, or one's negative another's.
+    a = m11 * m22 - m12 * m12
+    b = m01 * m22 - m12 * m02
+    c = m01 * m12 - m11 * m02
+    e = r1 * m22 - m12 * r2
+    g = m01 * r2 - r1 * m02
+    p, q = r1 * m12, m11 * r2
+    det = m00 * a - m01 * b + m02 * c
+    return (det, (r0 * a - m01 * e + m02 * (p - q)) / det, (m00 * e - r0 * b + m02 * g) / det,
+            (m00 * (q - p) - m01 * g + r0 * c) / det)
+
+
