@@ -13,7 +13,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from arena_scenes import assert_never_wrong_when_ok, drawn_discs, line_9, render, scene, spec_scene
+from arena_scenes import assert_never_wrong_when_ok, assert_read_right_with_the_count, drawn_discs, line_9, render, scene, spec_scene
 from vision.arena import bases, read_arena
 from vision.arena.bases import Blob, Evidence, Kind
 from vision.arena.pose import CameraPosition
@@ -137,10 +137,12 @@ def test_the_crisp_base_sized_rims_seen_from_high_above_are_never_wrong_when_ok(
 
 #: (elevation, azimuth, offset mm, direction degrees, upper token mm): a vivid token resting far off
 #: the centre of a 22 mm token close to the spaces' colour, on S6 (``resting-wide`` in
-#: bench/arena_stacked_tokens.py). The first three: read on `main` as a fighter on S6 (a disc of
-#: neither size, 23.3-23.9 mm, coverage 0.58-0.66, the upper token behind it "a figure"); the rest
-#: fitted base-sized from high above, a faint ring on part of the front arc.
+#: bench/arena_stacked_tokens.py). The first six were read on `main` as a fighter on S6: a disc of
+#: neither size (23.2-23.9 mm), from 55 degrees up barely half changed with the upper token behind it
+#: "a figure", from 74-80 degrees up standing up as a figure's top would; the rest fitted base-sized
+#: from high above, a faint ring on part of the front arc.
 WIDE_RESTING = [(55, -20, 9.0, 45, 22.0), (55, -20, 11.0, 45, 22.0), (55, -20, 11.0, 90, 22.0),
+                (74, 0, 9.0, 45, 22.0), (74, 20, 11.0, 90, 22.0), (80, 0, 9.0, 90, 22.0),
                 (55, -20, 9.0, 180, 15.0), (61, 0, 9.0, 180, 15.0), (61, -20, 11.0, 180, 22.0), (74, 0, 9.0, 90, 15.0)]
 
 
@@ -167,3 +169,21 @@ def test_a_disc_of_neither_size_not_solid_and_not_ringed_is_unsure():
     assert bases.classify(replace(NEITHER_SIZE_HOLLOW, coverage=0.97), SETTINGS) is Kind.FIGHTER
     # With a base's faint ring round its figure's foot, it is a base the board's colour.
     assert bases.classify(replace(NEITHER_SIZE_HOLLOW, tiered=0.6), SETTINGS) is Kind.FIGHTER
+
+
+#: A disc of neither size seen from high above, crisp and solid, standing up: the faint-lower pair of
+#: WIDE_RESTING[4] as measured (74 degrees up, 23.4 mm, its change ending within a resting token's reach).
+NEITHER_SIZE_STANDING = Blob(40.1, 1.4, 11.7, 0.19, 0.9, Evidence.UNKNOWN, (40.1, 1.4), 1, 0.99, stands_up=True)
+
+
+def test_a_disc_of_neither_size_standing_up_within_a_resting_tokens_reach_is_unsure():
+    assert bases.classify(NEITHER_SIZE_STANDING, SETTINGS) is Kind.FIGHTER
+    assert bases.classify(replace(NEITHER_SIZE_STANDING, within_resting_reach=True), SETTINGS) is Kind.UNSURE
+
+
+def test_a_ringed_fighter_of_neither_size_standing_up_short_is_read_with_the_count():
+    # 330228's S1 fighter, 67 degrees up: a base close to the board's colour fitted 24.8 mm (just under
+    # a base's size), ringed (0.95), its change standing up 12 mm past its rim where a resting token
+    # reaches 20: like the resting pairs, a doubt without the count; with it, read right.
+    assert_read_right_with_the_count(330228, GEOMETRY)
+    assert_never_wrong_when_ok([330228], GEOMETRY)

@@ -221,10 +221,10 @@ class Blob:
     #: all, not even faint, across its whole width; see ``_apart_behind``): what stands there is
     #: something apart from it, not a figure on it. Measured only on token-sized discs standing up.
     apart_behind: bool = False
-    #: A token-sized disc ringed and standing up (see ``_ringed_figure``) whose change runs on away
-    #: from the camera no further than a token resting on it could show (see
-    #: ``_resting_token_reach``): its standing up may be that token's, not a figure's. Measured
-    #: only on such discs, False elsewhere.
+    #: A token-sized disc ringed and standing up (see ``_ringed_figure``), or a ringed disc of neither
+    #: size seen from high above standing up, whose change runs on away from the camera no further than a
+    #: token resting on it could show (see ``_resting_token_reach``): its standing up may be that
+    #: token's, not a figure's. Measured only on such discs, False elsewhere.
     within_resting_reach: bool = False
     #: How far (mm) inside the fitted rim the outline lies on both sides across the disc's narrowest
     #: direction (see ``_pinched_by``); measured only where its size may decide, 0 elsewhere.
@@ -404,6 +404,12 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
             apart = _apart_behind(change.score, bare_level, view, camera, x, y, r, search)
             if tiered >= MAX_TOKEN_TIERED and not apart:  # only where _ringed_figure asks
                 within_resting = not _stands_up(mask, view, camera, x, y, r, allowance=_resting_token_reach(camera, x, y))
+        elif (stands_up and figure is Evidence.UNKNOWN and 2 * r < _size_cut(settings) + SIZE_MARGIN_MM
+              and error <= CRISP_RIM_MM and tiered >= MAX_TOKEN_TIERED):
+            # Where classify takes it for a fighter by its standing up, and its rim steps down to a
+            # fainter ring (a faint lower token's rim round the one resting on it; seed 100041's base,
+            # 24.7 mm, one step from the board, stands up within the reach and is a fighter).
+            within_resting = not _stands_up(mask, view, camera, x, y, r, allowance=_resting_token_reach(camera, x, y))
         if figure is Evidence.UNKNOWN and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:
             # Only where size alone would call it a token (see classify).
             rim_ahead = front_rim.shows(int(regions[v, u]), view, camera, x, y, r)
@@ -500,9 +506,12 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
         # on 22 mm, 9-11 mm off, 55 degrees up: fitted 23.3 mm, coverage 0.58, the upper token "a figure").
         return Kind.UNSURE
     if (blob.figure is Evidence.UNKNOWN and blob.stands_up and blob.ahead <= MAX_CHANGE_AHEAD
-            and blob.fit_error_mm <= CRISP_RIM_MM and blob.coverage >= MIN_BASE_COVERAGE):
+            and blob.fit_error_mm <= CRISP_RIM_MM and blob.coverage >= MIN_BASE_COVERAGE
+            and not blob.within_resting_reach):
         # Seen from so high that a figure stays over its base, its top still stands up out of
-        # it as no flat disc's can: the figure evidence of a high camera.
+        # it as no flat disc's can: the figure evidence of a high camera. Past where a token resting
+        # off centre on it could show, too (a 22 mm token resting 9-11 mm off a faint 22 mm one, away
+        # from the camera, 74-80 degrees up: fitted 23.2-23.9 mm, standing up as a figure's top).
         return Kind.FIGHTER
     return {Evidence.YES: Kind.FIGHTER, Evidence.NO: Kind.TOKEN}.get(blob.figure, Kind.UNSURE)
 
