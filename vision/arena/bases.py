@@ -404,11 +404,11 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
             apart = _apart_behind(change.score, bare_level, view, camera, x, y, r, search)
             if tiered >= MAX_TOKEN_TIERED and not apart:  # only where _ringed_figure asks
                 within_resting = not _stands_up(mask, view, camera, x, y, r, allowance=_resting_token_reach(camera, x, y))
-        elif (stands_up and figure is Evidence.UNKNOWN and 2 * r < _size_cut(settings) + SIZE_MARGIN_MM
+        elif (stands_up and figure in (Evidence.UNKNOWN, Evidence.YES) and 2 * r < _size_cut(settings) + SIZE_MARGIN_MM
               and error <= CRISP_RIM_MM and tiered >= MAX_TOKEN_TIERED):
-            # Where classify takes it for a fighter by its standing up, and its rim steps down to a
-            # fainter ring (a faint lower token's rim round the one resting on it; seed 100041's base,
-            # 24.7 mm, one step from the board, stands up within the reach and is a fighter).
+            # Where classify takes it for a fighter by what stands up behind it, and its rim steps down
+            # to a fainter ring (a faint lower token's rim round the one resting on it; seed 100041's
+            # base, 24.7 mm, one step from the board, stands up within the reach and is a fighter).
             within_resting = not _stands_up(mask, view, camera, x, y, r, allowance=_resting_token_reach(camera, x, y))
         if figure is Evidence.UNKNOWN and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:
             # Only where size alone would call it a token (see classify).
@@ -499,6 +499,11 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
         # Change just behind a disc under a base's size, stopping where a flat thing's top
         # could still show: a token dropped on another, off its centre, not a figure.
         return Kind.UNSURE
+    if blob.within_resting_reach:
+        # Ringed, and what stands up behind it ends where a token resting off centre on a faint one
+        # could show: a 22 mm token 9-11 mm off a faint 22 mm one, away from the camera, fitted
+        # 23.2-24.6 mm (its "figure" seen from 55 degrees, its "top" from 74-80).
+        return Kind.UNSURE
     if blob.figure is Evidence.YES and blob.coverage < MIN_BASE_COVERAGE and not _ringed_base(blob):
         # As for a base-sized disc: a base is solid, or the faint ring of one the board's colour round
         # its figure. A disc of neither size barely half changed, one step from the board, with change
@@ -506,12 +511,9 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
         # on 22 mm, 9-11 mm off, 55 degrees up: fitted 23.3 mm, coverage 0.58, the upper token "a figure").
         return Kind.UNSURE
     if (blob.figure is Evidence.UNKNOWN and blob.stands_up and blob.ahead <= MAX_CHANGE_AHEAD
-            and blob.fit_error_mm <= CRISP_RIM_MM and blob.coverage >= MIN_BASE_COVERAGE
-            and not blob.within_resting_reach):
+            and blob.fit_error_mm <= CRISP_RIM_MM and blob.coverage >= MIN_BASE_COVERAGE):
         # Seen from so high that a figure stays over its base, its top still stands up out of
-        # it as no flat disc's can: the figure evidence of a high camera. Past where a token resting
-        # off centre on it could show, too (a 22 mm token resting 9-11 mm off a faint 22 mm one, away
-        # from the camera, 74-80 degrees up: fitted 23.2-23.9 mm, standing up as a figure's top).
+        # it as no flat disc's can: the figure evidence of a high camera.
         return Kind.FIGHTER
     return {Evidence.YES: Kind.FIGHTER, Evidence.NO: Kind.TOKEN}.get(blob.figure, Kind.UNSURE)
 
