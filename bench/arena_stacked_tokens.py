@@ -1,6 +1,6 @@
 """Arena reader on purpose-built scenes of tokens lying one on another: never a fighter with ok:true.
 
-Run: python bench/arena_stacked_tokens.py [--set stacked|front|resting|fighters|all] [--jobs J] [-v]
+Run: python bench/arena_stacked_tokens.py [--set stacked|front|resting|resting-wide|fighters|all] [--jobs J] [-v]
 Read without the fighter count (the offline reader's case), each scene counted as ``ok``
 right, ``ok`` WRONG (must be 0) or a doubt:
 
@@ -12,6 +12,9 @@ right, ``ok`` WRONG (must be 0) or a doubt:
   22 mm token close to the spaces' colour, on S6, from 55 to 80 degrees up, 3 sides, 8 offset
   directions (360): the lower token's edge is a faint ring round the upper one, and the upper one,
   off centre, reaches past the lower one's far rim as a figure's top would.
+- ``resting-wide``: as ``resting``, a vivid 15 or 22 mm token resting 9 or 11 mm off the centre (up
+  to the lower token's radius, as far as a token can lie flat on it) (480): the pairs fitted
+  base-sized from high above, whose lower token's rim is a faint ring on part of their front arc.
 - ``fighters``: a real fighter (base 26.5 mm, vivid or the spaces' colour) on each place and
   pose of ``stacked``: how many are still read (right), as a cost check.
 """
@@ -71,6 +74,12 @@ def jobs(which: str) -> list[tuple]:
             pair = (Token(40.0, 0.0, 22.0, 3.0, FAINT_TOKEN), Token(40.0 + dx, dy, 20.0, 3.0, (200, 40, 180), z_mm=3.0))
             out.append(("resting", (el, az, offset, angle), CameraPose(distance_mm=450, elevation_deg=el, azimuth_deg=az),
                         (), pair, ()))
+    if which in ("resting-wide", "all"):
+        for el, az, offset, upper, angle in itertools.product(ELEVATIONS, AZIMUTHS, (9.0, 11.0), (15.0, 22.0), DIRECTIONS):
+            dx, dy = offset * math.cos(math.radians(angle)), offset * math.sin(math.radians(angle))
+            pair = (Token(40.0, 0.0, 22.0, 3.0, FAINT_TOKEN), Token(40.0 + dx, dy, upper, 3.0, (200, 40, 180), z_mm=3.0))
+            out.append(("resting-wide", (el, az, offset, upper, angle),
+                        CameraPose(distance_mm=450, elevation_deg=el, azimuth_deg=az), (), pair, ()))
     if which in ("fighters", "all"):
         for el, az, x, base in itertools.product(ELEVATIONS, AZIMUTHS, PLACES, ((40, 40, 160), SPACE)):
             fighter = Miniature(x, 2.0, base_mm=26.5, base_bgr=base, figure_bgr=(90, 160, 90), figure_height_mm=35.0)
@@ -92,7 +101,7 @@ def run_one(job):
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", default="all", choices=("stacked", "front", "resting", "fighters", "all"))
+    parser.add_argument("--set", default="all", choices=("stacked", "front", "resting", "resting-wide", "fighters", "all"))
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("-v", "--verbose", action="store_true", help="list every scene read WRONG")
     args = parser.parse_args()

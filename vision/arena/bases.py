@@ -99,6 +99,9 @@ SHORT_BEHIND_MM = 0.8
 _FAR_RIM_SLACK_MM = 1.0
 #: A token is one flat disc: fewer than this share of its rim rays cross a fainter ring.
 MAX_TOKEN_TIERED = 0.3
+#: A base-sized rim seen from high above that steps down to a fainter ring on at least this share of
+#: its front arc is one faint disc's rim, bigger than any token (see ``_ringed_base_from_above``).
+MIN_RING_FROM_ABOVE_TIERED = 0.7
 _TIER_RATIO = 0.6
 #: A base the colour of the board round its figure: at least this share of its rim rays cross a
 #: fainter ring, and at least this share of its disc changed (the ring and the figure's foot).
@@ -219,10 +222,10 @@ class Blob:
     #: all, not even faint, across its whole width; see ``_apart_behind``): what stands there is
     #: something apart from it, not a figure on it. Measured only on token-sized discs standing up.
     apart_behind: bool = False
-    #: A token-sized disc ringed and standing up (see ``_ringed_figure``) whose change runs on away
-    #: from the camera no further than a token resting on it could show (see
-    #: ``_resting_token_reach``): its standing up may be that token's, not a figure's. Measured
-    #: only on such discs, False elsewhere.
+    #: A token-sized disc ringed and standing up (see ``_ringed_figure``), or a ringed disc of neither
+    #: size seen from high above standing up, whose change runs on away from the camera no further than a
+    #: token resting on it could show (see ``_resting_token_reach``): its standing up may be that
+    #: token's, not a figure's. Measured only on such discs, False elsewhere.
     within_resting_reach: bool = False
     #: How far (mm) inside the fitted rim the outline lies on both sides across the disc's narrowest
     #: direction (see ``_pinched_by``); measured only where its size may decide, 0 elsewhere.
@@ -231,6 +234,9 @@ class Blob:
     #: (see ``_short_behind``; negative: it runs on past the rim); measured where ``pinched_mm`` is
     #: and on token-sized discs seen from high above (see ``_more_of_it_behind``), 0 elsewhere.
     short_behind_mm: float = 0.0
+    #: Its outline on the far side runs on past its far rim further than the thickest token's top
+    #: could show (see ``_flat_top_outline_reach``): measured where ``pinched_mm`` is, False elsewhere.
+    runs_on_behind: bool = False
     #: Board mm of the changed points in the band in front of the rim, and how many were looked at.
     ahead_points: tuple = field(default=(), compare=False, repr=False)
     ahead_looked: int = field(default=0, compare=False, repr=False)
@@ -392,13 +398,19 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                  and _rises_behind(mask, view, camera, x, y, r))
         rim_ahead = False
         pinched = short = 0.0
-        apart = within_resting = False
+        apart = within_resting = runs_on = False
         if stands_up and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:  # where standing makes it unsure
             if bare_level is None:
                 bare_level = _faint_level(board_noise(change, search) if noise is None else noise)
             apart = _apart_behind(change.score, bare_level, view, camera, x, y, r, search)
             if tiered >= MAX_TOKEN_TIERED and not apart:  # only where _ringed_figure asks
                 within_resting = not _stands_up(mask, view, camera, x, y, r, allowance=_resting_token_reach(camera, x, y))
+        elif (stands_up and figure in (Evidence.UNKNOWN, Evidence.YES) and 2 * r < _size_cut(settings) + SIZE_MARGIN_MM
+              and error <= CRISP_RIM_MM and tiered >= MAX_TOKEN_TIERED):
+            # Where classify takes it for a fighter by what stands up behind it, and its rim steps down
+            # to a fainter ring (a faint lower token's rim round the one resting on it; seed 100041's
+            # base, 24.7 mm, one step from the board, stands up within the reach and is a fighter).
+            within_resting = not _stands_up(mask, view, camera, x, y, r, allowance=_resting_token_reach(camera, x, y))
         if figure is Evidence.UNKNOWN and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:
             # Only where size alone would call it a token (see classify).
             rim_ahead = front_rim.shows(int(regions[v, u]), view, camera, x, y, r)
@@ -411,10 +423,11 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         if figure is Evidence.UNKNOWN and 2 * r >= _size_cut(settings) + SIZE_MARGIN_MM and not stands_up:
             pinched = _pinched_by(difference, mask, view, x, y, r, search)  # only where size alone decides
             short = _short_behind(difference, mask, view, camera, x, y, r, search)
+            runs_on = -short > _flat_top_outline_reach(camera, x, y)
         blobs.append(Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up,
                           rises_behind=rises, rim_ahead=rim_ahead, broken_behind=broken, apart_behind=apart,
                           within_resting_reach=within_resting,
-                          pinched_mm=pinched, short_behind_mm=short,
+                          pinched_mm=pinched, short_behind_mm=short, runs_on_behind=runs_on,
                           ahead_points=ahead_points, ahead_looked=looked))
     return blobs
 
@@ -452,6 +465,8 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.UNSURE  # size alone decides, so it must be one crisp solid disc
         if blob.broken_behind:
             return Kind.UNSURE  # the change behind it starts apart from it: not its own figure
+        if _ringed_base_from_above(blob):
+            return Kind.FIGHTER  # one faint disc bigger than any token, something standing on it
         if blob.pinched_mm >= PINCHED_MM and not blob.stands_up:
             return Kind.UNSURE  # a base's size one way only: two discs lying one over the other?
         if blob.short_behind_mm >= SHORT_BEHIND_MM and blob.tiered < MAX_TOKEN_TIERED and not blob.stands_up:
@@ -485,6 +500,17 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
         # Change just behind a disc under a base's size, stopping where a flat thing's top
         # could still show: a token dropped on another, off its centre, not a figure.
         return Kind.UNSURE
+    if blob.within_resting_reach:
+        # Ringed, and what stands up behind it ends where a token resting off centre on a faint one
+        # could show: a 22 mm token 9-11 mm off a faint 22 mm one, away from the camera, fitted
+        # 23.2-24.6 mm (its "figure" seen from 55 degrees, its "top" from 74-80).
+        return Kind.UNSURE
+    if blob.figure is Evidence.YES and blob.coverage < MIN_BASE_COVERAGE and not _ringed_base(blob):
+        # As for a base-sized disc: a base is solid, or the faint ring of one the board's colour round
+        # its figure. A disc of neither size barely half changed, one step from the board, with change
+        # behind it: a faint token with a vivid one resting off its centre away from the camera (22 mm
+        # on 22 mm, 9-11 mm off, 55 degrees up: fitted 23.3 mm, coverage 0.58, the upper token "a figure").
+        return Kind.UNSURE
     if (blob.figure is Evidence.UNKNOWN and blob.stands_up and blob.ahead <= MAX_CHANGE_AHEAD
             and blob.fit_error_mm <= CRISP_RIM_MM and blob.coverage >= MIN_BASE_COVERAGE):
         # Seen from so high that a figure stays over its base, its top still stands up out of
@@ -500,6 +526,28 @@ def _ringed_base(blob: Blob) -> bool:
     seen from high above show no figure standing up out of them."""
     return (blob.fit_error_mm <= CRISP_RIM_MM and blob.tiered >= MIN_RING_TIERED and blob.coverage >= MIN_RING_COVERAGE
             and (blob.figure is Evidence.YES or (blob.figure is Evidence.UNKNOWN and blob.stands_up)))
+
+
+def _ringed_base_from_above(blob: Blob) -> bool:
+    """A crisp base-sized rim seen from so high that a figure stays over its base (figure
+    ``UNKNOWN``, not standing up), that steps down to a fainter ring on most of its front arc, and
+    whose far outline runs on past its far rim further than any flat token's top could show: a base
+    close to the board's colour round its figure's foot, the figure's top shown away from the camera.
+
+    Its "size alone" checks (``pinched_mm``, ``short_behind_mm``) guard against two tokens lying one
+    over the other, fitted base-sized; they are waived here because no token stack shows this:
+    - the fainter ring on most of the front arc is the rim of one faint disc, and the fit, held
+      mostly by it, has that disc's size: a base's, where no token is over 22 mm. The faint ring of
+      a stack is its lower token's rim (a token's size); where the upper token reaches past it,
+      pulling the fit wider, the rim is the upper token's own one step (measured: faint-lower pairs
+      fitted base-sized, ``tiered`` at most 0.38; real tokens shaded at their rim, 0.43);
+    - a token with a fainter ring round it from outside (its shade or shadow, widening the fit to a
+      base's size) is one flat disc: its far outline ends where its top shows, displaced by a
+      token's thickness, which ``runs_on_behind`` exceeds. A figure's top, tens of mm up, shows
+      further on (330187: 4.8 mm past, where a 6 mm token's top reaches 3.6 mm).
+    """
+    return (blob.fit_error_mm <= CRISP_RIM_MM and blob.figure is Evidence.UNKNOWN and not blob.stands_up
+            and blob.tiered >= MIN_RING_FROM_ABOVE_TIERED and blob.runs_on_behind)
 
 
 def _ringed_figure(blob: Blob) -> bool:
@@ -748,7 +796,7 @@ def _more_of_it_behind(blob: Blob, discs, camera: CameraPosition) -> bool:
     """
     if blob.figure is not Evidence.UNKNOWN or blob.apart_behind:
         return False  # (what lies beyond bare board behind it is no more of it: see ``_apart_behind``)
-    flat_top = math.hypot(*camera.lean(blob.x_mm, blob.y_mm, MAX_TOKEN_THICKNESS_MM)) + _FAR_RIM_SLACK_MM
+    flat_top = _flat_top_outline_reach(camera, blob.x_mm, blob.y_mm)
     if -blob.short_behind_mm <= flat_top:
         return False
     ax, ay = camera.away(blob.x_mm, blob.y_mm)
@@ -1092,6 +1140,12 @@ def _flat_top_reach(camera: CameraPosition, x: float, y: float) -> float:
     """How far (mm) past a disc's far rim the top of the thickest token at (x, y) may show, with
     the change mask's slack: change further out stands up."""
     return math.hypot(*camera.lean(x, y, MAX_TOKEN_THICKNESS_MM)) + _FLAT_SLACK_MM
+
+
+def _flat_top_outline_reach(camera: CameraPosition, x: float, y: float) -> float:
+    """How far (mm) past a disc's far rim the outline (the difference's, sharper than the change
+    mask) of the thickest token's top at (x, y) may run, with the fit's and the blur's slack."""
+    return math.hypot(*camera.lean(x, y, MAX_TOKEN_THICKNESS_MM)) + _FAR_RIM_SLACK_MM
 
 
 #: How far (mm) past a flat top's reach :func:`_stands_up` wants change all the way.
