@@ -765,6 +765,12 @@ class TowerAnalyzer:
             total += self._normalised(frame, last.view, white_idx)[0]
         return dataclasses.replace(last, still_colour=total / (len(earlier) + 1))
 
+    @property
+    def _edge_reach(self) -> int:
+        """How far (view px) a face's edge blurs into what is behind it: the colour averaging's half
+        window and the optics."""
+        return self._blur // 2 + EDGE_BLUR_PX
+
     def _blobs(self, cubes: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[int], int]:
         """Cube blobs (labels, stats, big-enough labels, the tower's label or 0)."""
         cube_px = self.settings.cube_mm * VIEW_PX_PER_MM
@@ -883,7 +889,7 @@ class TowerAnalyzer:
         # reach on the far side: a fringe is the face blurred into what is behind it.  Light with
         # more cube face beyond it is a face (the top of a light cube under a heavy one: stack_pair
         # 360003 had its light pair read as fringe there).
-        reach = self._blur // 2 + EDGE_BLUR_PX
+        reach = self._edge_reach
         background = ~tower_mask | ~obs.changed
         beyond_fringe = tower_mask & ~(light & _between(heavy, background, reach))
         # Heavy faces read from their colour averaged over the still frames (``_unread_heavy_faces``).
@@ -1458,26 +1464,55 @@ class TowerAnalyzer:
         background one of the missing cubes would not show against; count them."""
         view = obs.view
         cube = self.settings.cube_mm
+        countable = 0.4 * cube * VIEW_PX_PER_MM
         hidden = 0
         for box in boxes:
             if box.layer == 0:
                 continue
             cols = np.zeros(view.size[0], bool)
             cols[view.col(box.x0): view.col(box.x1)] = True
-            for b in boxes:
-                if b.layer == box.layer - 1:
-                    cols[view.col(b.x0): view.col(b.x1)] = False
-            if np.count_nonzero(cols) < 0.4 * cube * VIEW_PX_PER_MM:
+            below = [b for b in boxes if b.layer == box.layer - 1]
+            for b in below:
+                cols[view.col(b.x0): view.col(b.x1)] = False
+            if np.count_nonzero(cols) < countable:
                 continue
             rows = slice(view.row((box.layer - 0.15) * cube), view.row((box.layer - 0.85) * cube))
             # Or, with a cube missing from the count, the overhang is mostly changed in colours the
             # view cannot read (a dark cube in a dim room): that cube may hold this one up.
             unread = (obs.changed[rows] & ~obs.cubes[rows])[:, cols]
-            unread = self.heavy + self.light > len(boxes) and unread.size and unread.mean() >= CHANGED_ABOVE
+            unread = (self.heavy + self.light > len(boxes) and unread.size and unread.mean() >= CHANGED_ABOVE
+                      and not self._unread_ends_at_rims(obs, rows, cols, below))
             if unread or self._could_hide(obs, boxes, rows, cols):
                 box.hidden_below = True
                 hidden += 1
         return hidden
+
+    def _unread_ends_at_rims(self, obs: Observation, rows: slice, overhang: np.ndarray, below: list[_CubeBox]) -> bool:
+        """Whether the unread change under an overhang is only the blurred rim of the faces seen below
+        it: on each side the overhang reaches past them, the view beyond their rim (``_edge_reach``)
+        mostly did not change in colours it cannot read, over a countable width (0.4 cube).
+
+        A face's edge blurs into the background over that reach, changed in no cube colour where the
+        mix is no cube's (a dark face against pale paper): an overhang of a few mm is filled by the
+        rim of the face under it, whatever stands there.  A cube holding the overhang up would show
+        its unread face past that rim, wherever the cube above ends (missing 570015: a light cube
+        1.5 and 2.5 mm over the edges of its heavy base, read as maybe hiding the light cube never
+        brought).  An overhang over a gap between the faces below is not looked at."""
+        if not below:
+            return False
+        view = obs.view
+        reach = self._edge_reach
+        countable = int(np.ceil(0.4 * self.settings.cube_mm * VIEW_PX_PER_MM))
+        left, right = min(view.col(b.x0) for b in below), max(view.col(b.x1) for b in below)
+        if overhang[left:right].any():
+            return False
+        unread = obs.changed[rows] & ~obs.cubes[rows]
+        probes = []
+        if overhang[:left].any():
+            probes.append(unread[:, max(left - reach - countable, 0): max(left - reach, 0)])
+        if overhang[right:].any():
+            probes.append(unread[:, right + reach: right + reach + countable])
+        return all(probe.shape[1] >= countable and probe.mean() < CHANGED_ABOVE for probe in probes)
 
     def _static_look_alike(self, blob: np.ndarray, stat: np.ndarray, view: SideView) -> bool:
         """A cube-coloured blob apart from the tower that is no new cube: the outline of something
@@ -1674,11 +1709,38 @@ class TowerAnalyzer:
             # whose colour the view cannot read (a dark cube on a dark table in a dim room) may
             # stand there.
             top = (box.layer + 1) * cube
-            above = obs.changed[max(view.row(top + cube), 0): view.row(top + self._top_face_mm(view, top) + 0.1 * cube),
-                                cols]
-            if above.size and above.mean() >= CHANGED_ABOVE:
+            above_rows = slice(max(view.row(top + cube), 0), view.row(top + self._top_face_mm(view, top) + 0.1 * cube))
+            above = obs.changed[above_rows, cols]
+            if above.size and above.mean() >= CHANGED_ABOVE and not self._change_of_cube_seen(boxes, obs, box,
+                                                                                                above_rows, cols):
                 return missing
         return 0
+
+    def _change_of_cube_seen(self, boxes: list[_CubeBox], obs: Observation, box: _CubeBox, rows: slice,
+                             cols: slice) -> bool:
+        """Whether the change in these rows above ``box`` is all one cube seen in the next layer: each
+        run of changed columns through the place, rims and all, is no wider than one cube turned on
+        its base shows (with some of its blurred rims; two cubes side by side show at least two
+        widths) and holds a cube counted in that layer.
+
+        A cube read only in part (a dark face in a dim room read a few mm narrower than it is, the
+        rest changed in no cube colour) leaves the unread rest of its face beside the part read; a
+        cube of its own there would widen that run by its whole face, past what one cube shows
+        (missing 570005: a heavy cube read 7 mm wide covering exactly half its base, its unread right
+        edge taken for a cube that may stand on the base)."""
+        view = obs.view
+        cube_px = self.settings.cube_mm * VIEW_PX_PER_MM
+        changed_cols = obs.changed[rows].mean(axis=0) >= CHANGED_ABOVE
+        for a, b in _runs(changed_cols, max_gap=1):
+            if b <= cols.start or a >= cols.stop:
+                continue
+            # One turned cube and a rim's share of blur: two cubes side by side show two widths.
+            if b - a > TURNED_WIDTH * cube_px + self._edge_reach:
+                return False
+            if not any(other.layer == box.layer + 1 and view.col(other.x0) < b and view.col(other.x1) > a
+                       for other in boxes):
+                return False
+        return bool(changed_cols[cols].any())
 
     def _shows_background(self, obs: Observation, boxes: list[_CubeBox], box: _CubeBox, cols: slice) -> bool:
         """Whether the place of a cube on top of ``box`` (above its lit top face) still shows the
