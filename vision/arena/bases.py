@@ -334,10 +334,11 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
     regions.fill(0)
     _, regions[rows, cols] = cv2.connectedComponents(mask[rows, cols], connectivity=8)
     front_rim = _FrontRimCheck(change.score, search, regions)
-    # The difference, capped off the change (one copy, not np.where's three view-sized arrays).
-    difference = np.minimum(change.difference, _QUIET_DIFFERENCE * 4,
-                            out=scratch("capped difference", mask.shape, change.difference.dtype))
-    np.copyto(difference, change.difference, where=mask > 0)
+    # The difference, capped off the change (one copy, not np.where's three view-sized arrays;
+    # cv2's min and masked copy: numpy's copyto needs the mask made boolean, a pass of its own).
+    difference = cv2.min(change.difference, _QUIET_DIFFERENCE * 4,
+                         dst=scratch("capped difference", mask.shape, change.difference.dtype))
+    difference = cv2.copyTo(change.difference, mask, dst=difference)
     # Under the level at which change_mask takes in faint change: no change at all, bare board
     # (worked out when a disc first needs it: most reads have no token-sized disc standing up).
     bare_level = None
