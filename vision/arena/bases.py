@@ -288,6 +288,15 @@ _MASK_REACH_PX = _FAINT_REACH_PX // 2 + 2 + 6
 _DISTANCE_MARGIN_PX = 2
 
 
+def _capped_difference(difference: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The difference, capped off the change (``mask``, 0 or 1): in this thread's scratch array.
+
+    One copy, not np.where's three view-sized arrays; by cv2's min and masked copy, which take
+    the mask as it is (numpy's copyto needs it made boolean first, a pass of its own)."""
+    capped = cv2.min(difference, _QUIET_DIFFERENCE * 4, dst=scratch("capped difference", mask.shape, difference.dtype))
+    return cv2.copyTo(difference, mask, dst=capped)
+
+
 def changed_window(mask: np.ndarray, margin_px: int) -> tuple[slice, slice]:
     """The rows and columns of the view within ``margin_px`` of anything ``mask`` marks (empty
     slices if nothing), the corner on even pixels: the connected-component labelling walks the
@@ -340,10 +349,7 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
     regions.fill(0)
     _, regions[rows, cols] = cv2.connectedComponents(mask[rows, cols], connectivity=8)
     front_rim = _FrontRimCheck(change.score, search, regions)
-    # The difference, capped off the change (one copy, not np.where's three view-sized arrays).
-    difference = np.minimum(change.difference, _QUIET_DIFFERENCE * 4,
-                            out=scratch("capped difference", mask.shape, change.difference.dtype))
-    np.copyto(difference, change.difference, where=mask > 0)
+    difference = _capped_difference(change.difference, mask)
     # Under the level at which change_mask takes in faint change: no change at all, bare board
     # (worked out when a disc first needs it: most reads have no token-sized disc standing up).
     bare_level = None
