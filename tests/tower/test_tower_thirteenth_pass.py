@@ -5,6 +5,7 @@ face that changed all over and averages to its colour over the still frames is a
 Seeded scenes are rebuilt from the generator with the accuracy bench's options for that seed."""
 
 import dataclasses
+import sys
 
 import numpy as np
 
@@ -125,8 +126,12 @@ def test_a_speckled_face_that_changed_and_averages_to_its_colour_is_a_cube(tower
     read_on_average, rule = [], TowerAnalyzer._face_read_on_average
 
     def recording(self, *args):
-        read_on_average.append(rule(self, *args))
-        return read_on_average[-1]
+        answer = rule(self, *args)
+        # Only the speckle check's question is this pass's rule; the twenty-second pass asks the
+        # same of every counted face (`_faces_read_in_patches`), which says nothing about gaps.
+        if sys._getframe(1).f_code.co_name == "_structure":
+            read_on_average.append(answer)
+        return answer
 
     monkeypatch.setattr(TowerAnalyzer, "_face_read_on_average", recording)
     verdict = judge_scene(scene)
