@@ -13,19 +13,12 @@ import pytest
 
 from vision.tower import Verdict
 from vision.tower.judge import UNEXPLAINED_CHANGE, TowerAnalyzer
-from tower_judging import DIM_ROOM_450020, PaintedView, analyzer_and_last, judge_scene
+from tower_judging import DIM_ROOM_450020, PaintedView, analyzer_and_last, heavy_short_without, judge_scene
 
 # Seed 470005 of the accuracy bench: a dim, very noisy room, the fighter's cubes beside the mat.
 DIM_ROOM_470005 = dict(frames=5, dim=True, nudge_px=2.665018636976251, exposure_drift=0.05588620426673399,
                        off_spot_mm=6.222966067991344, distractors=1, noise=3.734968588617002, pile=True,
                        near=0.29296895313513166)
-
-
-def _heavy_short_without_the_rule(analyzer, last, monkeypatch) -> bool:
-    with monkeypatch.context() as patched:
-        patched.setattr(TowerAnalyzer, "_unread_heavy_faces", lambda *args, **kwargs: [])
-        boxes = analyzer._structure(last, last.view).boxes
-    return sum(b.heavy for b in boxes) < analyzer.heavy
 
 
 def test_the_stand_whose_heavy_cube_reads_as_fringe_pieces_is_never_failed(tower_scene, monkeypatch):
@@ -35,7 +28,7 @@ def test_the_stand_whose_heavy_cube_reads_as_fringe_pieces_is_never_failed(tower
     verdict = judge_scene(scene)
     assert verdict.verdict is not Verdict.FAIL, verdict
     analyzer, last = analyzer_and_last(scene)
-    if _heavy_short_without_the_rule(analyzer, last, monkeypatch):
+    if heavy_short_without("_unread_heavy_faces", analyzer, last, monkeypatch):
         # This renderer loses the heavy face into fringe pieces (as on OpenCV 5): the rule must
         # be what reads it.  (Where another OpenCV reads the face, nothing is short.)
         structure = analyzer._structure(last, last.view)

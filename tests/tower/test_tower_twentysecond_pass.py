@@ -16,19 +16,12 @@ import pytest
 
 from vision.tower import Verdict
 from vision.tower.judge import UNEXPLAINED_CHANGE, TowerAnalyzer
-from tower_judging import DIM_ROOM_450020, PaintedView, analyzer_and_last, judge_scene
+from tower_judging import DIM_ROOM_450020, PaintedView, analyzer_and_last, heavy_short_without, judge_scene
 
 # Seed 500047 of the accuracy bench: a dim, very noisy room, a dark grey wall behind the tower.
 DIM_ROOM_500047 = dict(frames=6, dim=True, nudge_px=3.415193595783614, exposure_drift=0.15003209105972715,
                        off_spot_mm=8.312916325542554, distractors=5, noise=5.995174822098117, pile=False,
                        near=0.24554547034802676)
-
-
-def _heavy_short_without_the_rule(analyzer, last, monkeypatch) -> bool:
-    with monkeypatch.context() as patched:
-        patched.setattr(TowerAnalyzer, "_unread_cubes_on_top", lambda *args, **kwargs: [])
-        boxes = analyzer._structure(last, last.view).boxes
-    return sum(b.heavy for b in boxes) < analyzer.heavy
 
 
 def test_the_stand_whose_top_heavy_cube_is_unread_is_never_failed(tower_scene, monkeypatch):
@@ -38,7 +31,7 @@ def test_the_stand_whose_top_heavy_cube_is_unread_is_never_failed(tower_scene, m
     verdict = judge_scene(scene)
     assert verdict.verdict is not Verdict.FAIL, verdict
     analyzer, last = analyzer_and_last(scene)
-    if _heavy_short_without_the_rule(analyzer, last, monkeypatch):
+    if heavy_short_without("_unread_cubes_on_top", analyzer, last, monkeypatch):
         # This renderer leaves the top heavy cube unread: the rule must be what reads it, on top of
         # the tower, and count every heavy cube.  (Where another OpenCV reads it, nothing is short.)
         structure = analyzer._structure(last, last.view)

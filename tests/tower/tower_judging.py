@@ -29,6 +29,16 @@ def analyzer_and_last(scene):
     return analyzer, last
 
 
+def heavy_short_without(rule: str, analyzer, last, monkeypatch) -> bool:
+    """Whether the view counts fewer heavy cubes than the fighter owns with the analyzer's cube-reading
+    rule ``rule`` (a method that returns the cubes it reads) switched off: where the renderer gives
+    a seeded scene that premise, a test can ask the rule to be what reads the cube."""
+    with monkeypatch.context() as patched:
+        patched.setattr(TowerAnalyzer, rule, lambda *args, **kwargs: [])
+        boxes = analyzer._structure(last, last.view).boxes
+    return sum(b.heavy for b in boxes) < analyzer.heavy
+
+
 def slit_verdicts(analyzer, last, monkeypatch) -> list[int]:
     """How the judge read each pair side by side it looked into (``_side_gap``), bottom layer first."""
     seen: list[int] = []
