@@ -135,6 +135,10 @@ _APART_LINE_SPACING_MM = 2.0
 _WIDTH_ANGLES = np.radians(np.arange(0.0, 180.0, 10.0))
 #: Directions (about the line away from the camera) in which a disc's far side is measured.
 _FAR_SIDE_ANGLES = np.radians([-10.0, -5.0, 0.0, 5.0, 10.0])
+#: Directions (about the line across the camera's) in which a disc's width across is measured.
+_ACROSS_ANGLES = np.radians([80.0, 90.0, 100.0])
+#: How far (mm) the change across a token may run past its width: the outline's blur both sides.
+_ACROSS_SLACK_MM = 1.5
 _FRONT_SEED_SPACING_MM = 6.0
 #: A rim fitted with a base's radius (see ``_base_on_short_arc``): from at least this many points.
 _SHORT_ARC_MIN_POINTS = 6
@@ -237,6 +241,9 @@ class Blob:
     #: Its outline on the far side runs on past its far rim further than the thickest token's top
     #: could show (see ``_flat_top_outline_reach``): measured where ``pinched_mm`` is, False elsewhere.
     runs_on_behind: bool = False
+    #: How wide (mm) the change is across the line to the camera, through the fitted centre (see
+    #: ``_width_across``); measured only on discs under a base's size, 0 elsewhere or where unseen.
+    across_mm: float = 0.0
     #: Board mm of the changed points in the band in front of the rim, and how many were looked at.
     ahead_points: tuple = field(default=(), compare=False, repr=False)
     ahead_looked: int = field(default=0, compare=False, repr=False)
@@ -430,10 +437,13 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
             pinched = _pinched_by(difference, mask, view, x, y, r, search)  # only where size alone decides
             short = _short_behind(difference, mask, view, camera, x, y, r, search)
             runs_on = -short > _flat_top_outline_reach(camera, x, y)
+        # Only where the size may call it a token (see classify).
+        across = (_width_across(difference, mask, view, camera, x, y, r, search)
+                  if 2 * r < _size_cut(settings) + SIZE_MARGIN_MM else 0.0)
         blobs.append(Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up,
                           rises_behind=rises, rim_ahead=rim_ahead, broken_behind=broken, apart_behind=apart,
                           within_resting_reach=within_resting,
-                          pinched_mm=pinched, short_behind_mm=short, runs_on_behind=runs_on,
+                          pinched_mm=pinched, short_behind_mm=short, runs_on_behind=runs_on, across_mm=across,
                           ahead_points=ahead_points, ahead_looked=looked))
     return blobs
 
@@ -499,6 +509,8 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             # Size alone decides here too: a token is one crisp solid disc. A figure seen from high
             # above over a base the board's colour fits a ragged or notched one.
             return Kind.UNSURE
+        if _wider_than_a_token(blob):
+            return Kind.UNSURE  # a base the board's colour in part, fitted small on its vivid part?
         return Kind.TOKEN
     if blob.figure is Evidence.YES and blob.ahead > MAX_CHANGE_AHEAD:
         return Kind.UNSURE  # a figure's head, its own base nearer the camera, is no base
@@ -522,7 +534,22 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
         # Seen from so high that a figure stays over its base, its top still stands up out of
         # it as no flat disc's can: the figure evidence of a high camera.
         return Kind.FIGHTER
+    if blob.figure is Evidence.NO and _wider_than_a_token(blob):
+        return Kind.UNSURE
     return {Evidence.YES: Kind.FIGHTER, Evidence.NO: Kind.TOKEN}.get(blob.figure, Kind.UNSURE)
+
+
+def _wider_than_a_token(blob: Blob) -> bool:
+    """The change across the line to the camera, through a disc fitted under a base's size, is
+    wider than any token could make it (see ``_width_across``): a lone token is not all of it.
+
+    A base partly close to the board's colour (here the space's, there the board's round it) is
+    fitted on its vivid part alone, a token's size (fresh 370231: a 26.5 mm base seen from 77
+    degrees fitted 23.1 mm, solid, one step), yet its faint part widens the change across to a
+    base's width (26 mm). A token's side and top show displaced along the line to the camera only:
+    across it, it is at most ``TOKEN_MAX_MM`` wide, plus the outline's blur.
+    """
+    return blob.across_mm > TOKEN_MAX_MM + _ACROSS_SLACK_MM
 
 
 def _ringed_base(blob: Blob) -> bool:
@@ -1370,6 +1397,27 @@ def _short_behind(difference, mask, view: BoardView, camera: CameraPosition, x: 
     # A ray that finds no outline within reach ran on into more change: not short.
     distances = np.where(np.isnan(distances), r + 8.0, distances)[seen]
     return float(r - np.median(distances)) if len(distances) > len(_FAR_SIDE_ANGLES) // 2 else 0.0
+
+
+def _width_across(difference, mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
+                  search) -> float:
+    """How wide (mm) the change is across the line to the camera, through the fitted centre: rays
+    both ways square to that line (and 10 degrees either side), each to the outermost outline (see
+    :func:`_rim_distances`), the middle of the widths. Only directions whose rays lie wholly where
+    change can be seen and find an outline on both sides count; 0 where fewer than two do.
+
+    Across the line to the camera a flat disc is as wide as it is: its side and top show displaced
+    along that line only. A token is at most ``TOKEN_MAX_MM`` wide there, however it is fitted.
+    """
+    ax, ay = camera.away(x, y)
+    angles = math.atan2(ay, ax) + np.concatenate((_ACROSS_ANGLES, _ACROSS_ANGLES + np.pi))
+    distances, seen = _outline_distances(difference, mask, view, x, y, r, angles, search)
+    half = len(_ACROSS_ANGLES)
+    # A ray that finds no outline within reach ran on into something else (a token or a die lying
+    # against it, a shadow): that is no width of this thing, so that direction is not measured.
+    usable = seen[:half] & seen[half:] & np.isfinite(distances[:half]) & np.isfinite(distances[half:])
+    widths = (distances[:half] + distances[half:])[usable]
+    return float(np.median(widths)) if len(widths) >= 2 else 0.0
 
 
 def _rises_behind(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> bool:
