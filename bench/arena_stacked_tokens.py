@@ -1,6 +1,6 @@
 """Arena reader on purpose-built scenes of tokens lying one on another: never a fighter with ok:true.
 
-Run: python bench/arena_stacked_tokens.py [--set stacked|front|resting|resting-wide|fighters|all] [--jobs J] [-v]
+Run: python bench/arena_stacked_tokens.py [--set stacked|front|resting|resting-wide|resting-behind|fighters|all] [--jobs J] [-v]
 Read without the fighter count (the offline reader's case), each scene counted as ``ok``
 right, ``ok`` WRONG (must be 0) or a doubt:
 
@@ -15,6 +15,11 @@ right, ``ok`` WRONG (must be 0) or a doubt:
 - ``resting-wide``: as ``resting``, a vivid 15 or 22 mm token resting 9 or 11 mm off the centre (up
   to the lower token's radius, as far as a token can lie flat on it) (480): the pairs fitted
   base-sized from high above, whose lower token's rim is a faint ring on part of their front arc.
+- ``resting-behind``: as ``resting-wide`` with a 22 mm upper token, 5 or 11 mm off, the pair on the
+  back of S6 (y 8 mm) and a fighter (base 27 mm, vivid or the spaces' colour) standing off the row
+  right behind it, its base 0.5 mm from the pair (480): the pair's disc stands up by that
+  fighter's figure, and its lower token's faint ring is round it, as a base's faint ring is round a
+  figure's foot (the thirtieth pass's premise: no fighter on S6 may be read).
 - ``fighters``: a real fighter (base 26.5 mm, vivid or the spaces' colour) on each place and
   pose of ``stacked``: how many are still read (right), as a cost check.
 """
@@ -80,6 +85,16 @@ def jobs(which: str) -> list[tuple]:
             pair = (Token(40.0, 0.0, 22.0, 3.0, FAINT_TOKEN), Token(40.0 + dx, dy, upper, 3.0, (200, 40, 180), z_mm=3.0))
             out.append(("resting-wide", (el, az, offset, upper, angle),
                         CameraPose(distance_mm=450, elevation_deg=el, azimuth_deg=az), (), pair, ()))
+    if which in ("resting-behind", "all"):
+        for el, az, offset, angle, base in itertools.product(ELEVATIONS, AZIMUTHS, (5.0, 11.0), DIRECTIONS,
+                                                             ((66, 158, 226), SPACE)):
+            dx, dy = offset * math.cos(math.radians(angle)), offset * math.sin(math.radians(angle))
+            pair = (Token(40.0, 8.0, 22.0, 3.0, FAINT_TOKEN), Token(40.0 + dx, 8.0 + dy, 22.0, 3.0, (200, 40, 180), z_mm=3.0))
+            # Its base 0.5 mm behind whichever token reaches further back.
+            behind = Miniature(40.0, 8.0 + max(0.0, dy) + 11.0 + 13.5 + 0.5, base_mm=27.0, base_bgr=base, figure_bgr=(90, 160, 90),
+                               figure_height_mm=35.0)
+            out.append(("resting-behind", (el, az, offset, angle, base == SPACE),
+                        CameraPose(distance_mm=450, elevation_deg=el, azimuth_deg=az), (behind,), pair, ()))
     if which in ("fighters", "all"):
         for el, az, x, base in itertools.product(ELEVATIONS, AZIMUTHS, PLACES, ((40, 40, 160), SPACE)):
             fighter = Miniature(x, 2.0, base_mm=26.5, base_bgr=base, figure_bgr=(90, 160, 90), figure_height_mm=35.0)
@@ -101,7 +116,7 @@ def run_one(job):
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", default="all", choices=("stacked", "front", "resting", "resting-wide", "fighters", "all"))
+    parser.add_argument("--set", default="all", choices=("stacked", "front", "resting", "resting-wide", "resting-behind", "fighters", "all"))
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("-v", "--verbose", action="store_true", help="list every scene read WRONG")
     args = parser.parse_args()

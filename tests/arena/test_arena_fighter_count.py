@@ -38,12 +38,14 @@ def test_a_count_that_does_not_match_is_a_doubt(geometry, count):
 def test_a_base_the_colour_of_the_board_is_read_by_its_figure(geometry, pose):
     live = render(scene(pose, minis=[mini(3, -2, base=SPACE)]), geometry)
     reference = empty(geometry, pose)
-    assert not read_arena(live, reference, geometry, annotate=False).ok  # a flat disc or a figure's foot?
-    reading = read_arena(live, reference, geometry, annotate=False, fighters=1)
-    assert reading.ok, reading.error
-    assert reading.occupied == ("S5",)
-    (fighter,) = reading.fighters
-    assert abs(fighter.board_mm[0] - 3) < 5 and abs(fighter.board_mm[1] + 2) < 5
+    # Without the count this was a doubt (a flat disc or a figure's foot?) until the thirtieth pass:
+    # the base's faint ring round the figure's foot, a base's size, is no token's; read by it now.
+    for reading in (read_arena(live, reference, geometry, annotate=False),
+                    read_arena(live, reference, geometry, annotate=False, fighters=1)):
+        assert reading.ok, reading.error
+        assert reading.occupied == ("S5",)
+        (fighter,) = reading.fighters
+        assert abs(fighter.board_mm[0] - 3) < 5 and abs(fighter.board_mm[1] + 2) < 5
 
 
 def test_a_fighter_hidden_behind_another_is_still_no_wrong_answer(geometry):

@@ -117,6 +117,15 @@ _RING_ARC = np.radians(np.linspace(-60, 60, 13))
 #: The spec's bases are 25-28 mm across; a rim is looked for this far (mm) either side of each.
 _BASE_RADII_MM = (12.5, 13.25, 14.0)
 _RING_WIDTH_MM = 0.75
+#: The faint ring of a base round a token-sized disc (see ``_faint_base_ring``): looked for along rays
+#: this long (mm) from the disc's centre, over the arc facing the camera (where no figure covers it),
+#: found on at least this share of them, and a fainter step round something stronger on this share
+#: of those found (as ``_ringed_base_from_above``'s ring).
+_BASE_RING_RAY_MM = 24.0
+_BASE_RING_ARC = np.radians(np.linspace(-90, 90, 19))
+_BASE_RING_FOUND = 2 / 3
+#: The disc's centre lies this far (mm) or more inside the ring: the ring is round it.
+_BASE_RING_INSIDE_MM = 3.0
 #: A figure may lean this far (mm) off its base's centre, or stand a little off it.
 _FIGURE_LEAN_MM = 3.0
 #: A figure rising out of a base's far rim: the change behind the disc may pause this long (mm,
@@ -244,6 +253,10 @@ class Blob:
     #: How wide (mm) the change is across the line to the camera, through the fitted centre (see
     #: ``_width_across``); measured only on discs under a base's size, 0 elsewhere or where unseen.
     across_mm: float = 0.0
+    #: A base close to the board's colour round a token-sized disc with a figure's evidence (see
+    #: ``_faint_base_ring``): the circle (x_mm, y_mm, radius_mm) its faint ring's outline fits, or None
+    #: (not measured, or no such ring). Measured only on token-sized discs ``_may_stand_in_a_base`` names.
+    base_ring: tuple | None = None
     #: Board mm of the changed points in the band in front of the rim, and how many were looked at.
     ahead_points: tuple = field(default=(), compare=False, repr=False)
     ahead_looked: int = field(default=0, compare=False, repr=False)
@@ -356,6 +369,7 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
     regions.fill(0)
     _, regions[rows, cols] = cv2.connectedComponents(mask[rows, cols], connectivity=8)
     front_rim = _FrontRimCheck(change.score, search, regions)
+    faint_ring = _FaintRingCheck(change.unshaded, search)
     difference = _capped_difference(change.difference, mask)
     # Under the level at which change_mask takes in faint change: no change at all, bare board
     # (worked out when a disc first needs it: most reads have no token-sized disc standing up).
@@ -440,11 +454,14 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         # Only where the size may call it a token (see classify).
         across = (_width_across(difference, mask, view, camera, x, y, r, search)
                   if 2 * r < _size_cut(settings) + SIZE_MARGIN_MM else 0.0)
-        blobs.append(Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up,
-                          rises_behind=rises, rim_ahead=rim_ahead, broken_behind=broken, apart_behind=apart,
-                          within_resting_reach=within_resting,
-                          pinched_mm=pinched, short_behind_mm=short, runs_on_behind=runs_on, across_mm=across,
-                          ahead_points=ahead_points, ahead_looked=looked))
+        blob = Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up,
+                    rises_behind=rises, rim_ahead=rim_ahead, broken_behind=broken, apart_behind=apart,
+                    within_resting_reach=within_resting,
+                    pinched_mm=pinched, short_behind_mm=short, runs_on_behind=runs_on, across_mm=across,
+                    ahead_points=ahead_points, ahead_looked=looked)
+        if _may_stand_in_a_base(blob, settings):
+            blob = replace(blob, base_ring=faint_ring.round(mask, view, camera, x, y, r, settings))
+        blobs.append(blob)
     return blobs
 
 
@@ -497,6 +514,8 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
     if blob.diameter_mm <= cut - SIZE_MARGIN_MM:  # token-sized
         if _ringed_figure(blob):
             return Kind.FIGHTER  # a figure's foot in the faint ring of a base the board's colour
+        if blob.base_ring is not None:
+            return Kind.FIGHTER  # a figure in a base the board's colour, its faint ring wider than any token
         if blob.figure is Evidence.YES or (blob.stands_up and not blob.apart_behind):
             return Kind.UNSURE  # a figure on a base the colour of the board, or a token at a base
         if blob.figure is Evidence.UNKNOWN and blob.tiered >= MAX_TOKEN_TIERED:
@@ -626,7 +645,8 @@ def is_clear_base(blob: Blob, settings: ArenaSettings) -> bool:
     # Just under the size margin, the figure seen standing on it makes up for it.
     smallest = _size_cut(settings) + (0.0 if blob.figure is Evidence.YES else SIZE_MARGIN_MM)
     return (
-        classify(blob, settings) is Kind.FIGHTER
+        blob.base_ring is None  # (a base seen only by its faint ring: a fighter, never beyond doubt)
+        and classify(blob, settings) is Kind.FIGHTER
         and blob.fit_error_mm <= CRISP_RIM_MM
         and smallest <= blob.diameter_mm <= settings.base_mm + CLEAR_BASE_SLACK_MM
     )
@@ -685,6 +705,8 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
             kinds[id(blob)] = Kind.FIGHTER  # touching a base nearer the camera: its rim is its own
         if kinds[id(blob)] is not Kind.FIGHTER:
             continue
+        if blob.base_ring is not None and blob.diameter_mm <= _size_cut(settings) - SIZE_MARGIN_MM:
+            blob = _placed_by_its_ring(blob)
         if any(math.hypot(blob.x_mm - b.x_mm, blob.y_mm - b.y_mm) < b.radius_mm for b in bases):
             continue  # the same base fitted from another seed
         if any(_overlapping(blob, b) for b in bases) or (
@@ -1239,6 +1261,97 @@ class _FrontRimCheck:
         if self._ring_level is None:
             self._ring_level = max(_MIN_RING_SCORE, _RING_OVER_NOISE * _noise_level(self._smooth, self._search))
         return level >= self._ring_level
+
+
+def _may_stand_in_a_base(blob: Blob, settings: ArenaSettings) -> bool:
+    """A token-sized disc with a figure's evidence that ``classify`` would otherwise leave unsure: a
+    figure plainly behind it, or standing up out of it (not apart from it, nor within a resting
+    token's reach), or seen from high above with a base's faint rim in front of it. Such a disc may
+    be a figure on a base close to the board's colour: ``_faint_base_ring`` looks for that base."""
+    if blob.diameter_mm > _size_cut(settings) - SIZE_MARGIN_MM or blob.within_resting_reach:
+        return False
+    return (blob.figure is Evidence.YES or (blob.stands_up and not blob.apart_behind)
+            or (blob.figure is Evidence.UNKNOWN and blob.rim_ahead))
+
+
+def _placed_by_its_ring(blob: Blob) -> Blob:
+    """A fighter seen by its base's faint ring (see ``_faint_base_ring``), placed as that base: its
+    centre and radius are the ring's (the disc fitted was its figure's foot or top, off the centre).
+
+    With the wider margin of a fighter placed by its figure (``figure_only``): the ring is found in
+    the unshaded change, where the base's side facing the camera, darker than its top, may not show
+    (a base the very colour of the space, 55 degrees up: centred 3.4 mm away from the camera); then
+    its outline there is its top's, shown displaced away from the camera by the base's height's lean."""
+    x, y, r = blob.base_ring
+    return replace(blob, x_mm=x, y_mm=y, radius_mm=r, figure_only=True)
+
+
+class _FaintRingCheck:
+    """Is there a base's faint ring round a token-sized disc (see :func:`_faint_base_ring`)? The
+    smoothed unshaded change and the level a ring must stand over the board's noise are worked out
+    once per read, when a disc first asks (most reads have no such disc)."""
+
+    def __init__(self, unshaded: np.ndarray, search: np.ndarray):
+        self._unshaded, self._search = unshaded, search
+        self._smooth: np.ndarray | None = None
+        self._quiet = 0.0
+
+    def round(self, mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
+              settings: ArenaSettings) -> tuple | None:
+        if self._smooth is None:
+            self._smooth = cv2.blur(self._unshaded, (3, 3))  # a ring a few px wide stands out of the noise
+            self._quiet = max(_MIN_RING_SCORE, _RING_OVER_NOISE * _noise_level(self._smooth, self._search))
+        return _faint_base_ring(self._smooth, self._quiet, mask, view, camera, x, y, r, settings)
+
+
+def _faint_base_ring(smooth, quiet: float, mask, view: BoardView, camera: CameraPosition, x: float, y: float,
+                     r: float, settings: ArenaSettings) -> tuple | None:
+    """The base close to the board's colour round a token-sized disc at (x, y): the circle (x_mm, y_mm,
+    radius_mm) that the outline of a fainter ring round it fits, where that ring is one round faint
+    disc a base's size (25-28 mm), or None.
+
+    A base close to the board's colour changes the view only a little (its top, and its side facing
+    the camera), under the change mask's faint level; the figure standing at its middle changes it
+    plainly, and the rim fit takes the figure's foot (or, seen from high above, its top) for a
+    token-sized disc. Along rays from the disc's centre over the arc facing the camera (where no
+    figure covers the base), in the smoothed unshaded change (a shadow's darkening is no base), the
+    outline is put at half the outermost plateau's level, as the rim fit does on the difference
+    (``_rim_distances``; here the quiet end is the board's noise): on a token that plateau is its own
+    top and the outline its own rim; round a figure's foot it is the base's faint top, a fainter step
+    round a stronger middle, and the outline the base's rim. Those outline points must fit a circle
+    crisply (``CRISP_RIM_MM``), with the disc's centre well inside it, a fainter step on most rays
+    (``MIN_RING_FROM_ABOVE_TIERED``), and that circle must be a base's size
+    (``_size_cut`` + ``SIZE_MARGIN_MM`` up to a clear base's): no token, nor a token lying on another
+    (a faint lower token's ring is at most 22 mm, the size that fit measures), is that wide, and two
+    or more faint tokens make no round outline that wide. Its centre is that base's centre.
+    """
+    ax, ay = camera.away(x, y)
+    angles = math.atan2(-ay, -ax) + _BASE_RING_ARC
+    steps = np.arange(0, _BASE_RING_RAY_MM, _RAY_STEP_MM)
+    ppm = view.px_per_mm
+    u, v = view.to_px(x, y)
+    map_u = (u + np.cos(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
+    map_v = (v - np.sin(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
+    profiles = cv2.remap(smooth, map_u, map_v, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    inside = cv2.remap(mask, map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    # In the rim fit's units: its quiet end (where the blur tail dies out) is here the board's noise.
+    distances, stepped = _rim_distances(profiles * np.float32(_QUIET_DIFFERENCE / quiet), inside)
+    found = np.isfinite(distances)
+    if found.sum() < _BASE_RING_FOUND * len(angles):
+        return None
+    if (stepped & found).sum() < MIN_RING_FROM_ABOVE_TIERED * found.sum():
+        return None  # on most rays the outline is the disc's own: a token's, or its shade's
+    distances = np.where(found, distances, 0.0)
+    circle = _robust_circles((x + np.cos(angles) * distances)[None], (y + np.sin(angles) * distances)[None],
+                             found[None])[0]
+    if circle is None:
+        return None
+    cx, cy, radius, rms = circle
+    if rms > CRISP_RIM_MM or not _size_cut(settings) + SIZE_MARGIN_MM <= 2 * radius <= settings.base_mm + CLEAR_BASE_SLACK_MM:
+        return None
+    if math.hypot(cx - x, cy - y) > radius - _BASE_RING_INSIDE_MM:
+        return None  # not round this disc
+    return float(cx), float(cy), float(radius)
 
 
 def _base_rim_level(score, regions, own_region: int, view: BoardView, camera: CameraPosition, x: float, y: float,
