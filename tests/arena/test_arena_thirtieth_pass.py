@@ -146,18 +146,19 @@ def test_a_seed_whose_fighter_the_rule_takes_reads_right_both_ways(seed, monkeyp
     monkeypatch.setattr(bases, "_faint_base_ring", recording)
     live, reference, truth, count = spec_scene(seed, GEOMETRY)
     without = read_arena(live, reference, GEOMETRY, annotate=False)
-    if not any(r is not None for r in found):
-        pytest.skip(f"{seed}: no base ring found on this renderer")
+    ring_found = any(r is not None for r in found)
     with_count = read_arena(live, reference, GEOMETRY, annotate=False, fighters=count)
     for reading in (without, with_count):
         assert not reading.ok or reading.occupied == truth, (reading.occupied, truth, reading.error)
     # Where the only doubt was that fighter, it is now read: 330060, 330285, 330374, 330417, 330441.
-    if seed != 330171:
+    # (Where a renderer gives no ring, the seed is only held to "never wrong" above; the test below
+    # asks the ring of most of the six on any renderer.)
+    if ring_found and seed != 330171:
         assert without.ok and without.occupied == truth, without.error
 
 
 def test_the_rule_takes_most_of_the_six_on_any_renderer(monkeypatch):
-    # Guards the test above from skipping everywhere (another renderer, the Pi's OpenCV 4.11).
+    # Guards the test above from asking only "never wrong" everywhere (another renderer, the Pi's OpenCV 4.11).
     found, ring = [], bases._faint_base_ring
 
     def recording(*args):
