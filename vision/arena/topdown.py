@@ -291,8 +291,10 @@ def _lighting_field(
     live_coarse = _coarse(live.log) if live.coarse_log is None else live.coarse_log
     reference_coarse = _coarse(reference.log) if reference.coarse_log is None else reference.coarse_log
     coarse = live_coarse - reference_coarse
-    vs, us, design = per_mask(usable, "lighting cells", _lighting_cells)
-    samples = coarse[vs, us].astype(np.float64)
+    vs, us, cells, design = per_mask(usable, "lighting cells", _lighting_cells)
+    # (the cells by their index in the flat grid: a gather of rows, where coarse[vs, us] pairs
+    # up two index arrays first, for the very same values)
+    samples = np.take(coarse.reshape(-1, coarse.shape[-1]), cells, axis=0).astype(np.float64)
     if len(samples) < 50:
         gain = np.median(cv2.subtract(live.log, reference.log).reshape(-1, 3), axis=0)
         return np.vstack([gain, np.zeros((3, 3))])
@@ -300,31 +302,42 @@ def _lighting_field(
         bounded = (_coarse(at_top) > 0)[vs, us]
         if bounded.any():
             return _censored_fit(design, samples, bounded)
-    inliers = np.ones(len(samples), bool)
+    inliers = None  # at first every cell: the design and samples as they are (design[all] is a copy of it)
     coefficients = np.zeros((4, 3))
     for _ in range(3):
-        chosen = design[inliers]
-        coefficients = np.linalg.solve(chosen.T @ chosen + 1e-9 * np.eye(4), chosen.T @ samples[inliers])
+        chosen, chosen_samples = (design, samples) if inliers is None else (design[inliers], samples[inliers])
+        coefficients = np.linalg.solve(chosen.T @ chosen + _RIDGE, chosen.T @ chosen_samples)
         residual = _channel_max(np.abs(samples - design @ coefficients))
-        inliers = residual < _trim_spread(residual)
-        if inliers.sum() < 50:
+        kept = residual < _trim_spread(residual)
+        if kept.sum() < 50:
             break
+        # The same cells kept again: the next round would fit them to the same coefficients,
+        # bit for bit, and keep the same cells (most fits settle in two rounds).
+        if kept.all() if inliers is None else np.array_equal(kept, inliers):
+            break
+        inliers = kept
     return coefficients
 
 
-def _lighting_cells(usable: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The lighting fit's cells wholly usable (rows, columns on the coarse grid) and their
-    design matrix (1, u, v, u v), read-only."""
+#: The lighting fit's ridge: keeps the normal equations solvable where the cells lie on a line.
+_RIDGE = 1e-9 * np.eye(4)
+_RIDGE.flags.writeable = False
+
+
+def _lighting_cells(usable: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The lighting fit's cells wholly usable (rows, columns on the coarse grid, and their index
+    in the grid's row-major order) and their design matrix (1, u, v, u v), read-only."""
     h, w = usable.shape
     cell = _LIGHT_CELL_PX
     keep = _coarse(usable.astype(np.float32)) > 0.99
     vs, us = np.nonzero(keep)
+    cells = np.flatnonzero(keep)  # (the same cells in the same order as vs, us)
     u = (us + 0.5) * cell / w - 0.5
     v = (vs + 0.5) * cell / h - 0.5
     design = np.column_stack([np.ones_like(u), u, v, u * v])
-    for array in (vs, us, design):
+    for array in (vs, us, cells, design):
         array.flags.writeable = False
-    return vs, us, design
+    return vs, us, cells, design
 
 
 def _trim_spread(residual: np.ndarray) -> float:
