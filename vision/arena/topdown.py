@@ -8,6 +8,7 @@ a lamp): a smooth per-channel gain field is fitted robustly and removed before c
 from __future__ import annotations
 
 import threading
+import weakref
 from dataclasses import dataclass, field
 
 import cv2
@@ -102,25 +103,32 @@ class Scratch(threading.local):
 scratch = Scratch()
 
 
-_PER_MASK: dict[tuple[int, str], tuple[np.ndarray, object]] = {}
-#: How many (mask, what) pairs :func:`per_mask` keeps (a reader has one search mask per reference).
-_PER_MASK_KEPT = 16
+#: What :func:`per_mask` worked out, by the mask's id and then by name; an entry lives as long as
+#: its mask (a finalizer drops it when the mask is collected, before its id can be reused).
+_PER_MASK: dict[int, dict[str, object]] = {}
 
 
 def per_mask(mask: np.ndarray, what: str, make):
     """``make(mask)``, worked out once per read-only mask that owns its memory (the prepared
-    reference's search mask, the same for every read); afresh for any other, which may change."""
+    reference's search mask, the same for every read); afresh for any other, which may change.
+
+    Kept for as long as the mask lives, not among the last few masks: a reader with references
+    made and dropped between its reads (the CLI prepares one per call) pushed the live
+    reference's out of a short list, and every read after that worked them out again.
+    ``make``'s result must not hold the mask (it would never be collected)."""
     if mask.flags.writeable or mask.base is not None:
         return make(mask)
-    key = (id(mask), what)
+    key = id(mask)
     kept = _PER_MASK.get(key)
-    if kept is not None and kept[0] is mask:  # (the mask is held here: its id is not reused)
-        return kept[1]
-    if len(_PER_MASK) >= _PER_MASK_KEPT:
-        _PER_MASK.clear()
-    value = make(mask)
-    _PER_MASK[key] = (mask, value)
+    if kept is None:
+        kept = _PER_MASK.setdefault(key, {})
+        if kept == {}:
+            weakref.finalize(mask, _PER_MASK.pop, key, None)
+    value = kept.get(what)
+    if value is None:
+        value = kept[what] = make(mask)
     return value
+
 
 #: The light smoothing against sensor noise: what ``cv2.GaussianBlur(float view, (0, 0), 1.0)`` uses.
 _SMOOTHING = cv2.getGaussianKernel(9, 1.0, cv2.CV_32F)
