@@ -166,20 +166,83 @@ class Change:
 
     score: np.ndarray  # >= 1 means "something is here" (colour or brightness clearly changed)
     unshaded: np.ndarray  # the same, but darkening counts for nothing (a shadow is all darkening)
-    difference: np.ndarray  # largest per-channel difference in grey levels (linear: for outlines)
+    #: Largest per-channel difference in grey levels (linear: for outlines): an array, or from
+    #: :func:`change_between` worked out by rows when asked (see :class:`DifferenceByRows`).
+    linear: "np.ndarray | DifferenceByRows"
+
+    @property
+    def difference(self) -> np.ndarray:
+        """The linear difference over the whole view."""
+        return self.linear if isinstance(self.linear, np.ndarray) else self.linear.rows(0, self.linear.shape[0])
+
+
+#: Rows of the view :class:`DifferenceByRows` works out together. A band of 16 rows of an even
+#: width starts a multiple of 32 values (and of 64 bytes) into the view, so every cv2 pass over
+#: it meets each value at the same place in its SIMD loop, and tail, as a pass over the whole view.
+_DIFFERENCE_BAND_ROWS = 16
+
+
+class DifferenceByRows:
+    """:func:`change_between`'s linear difference, worked out band by band of rows as asked for.
+
+    Only the rim fits' and outline rays' samples read it (some 25 % of the view, round the change):
+    the rest is never worked out. Per pixel the very same operations as over the whole view (see
+    ``_DIFFERENCE_BAND_ROWS``), so the values are the same to the bit. It reads the live view it
+    was made from when asked: made from a live view in scratch, it is used up within the read too.
+    """
+
+    def __init__(self, live_bgr: np.ndarray, relit_log: np.ndarray, luma: np.ndarray, *, finish=None,
+                 out: np.ndarray | None = None):
+        self._inputs = (live_bgr, relit_log, luma)
+        self.shape = luma.shape
+        h, w = self.shape
+        self._band = _DIFFERENCE_BAND_ROWS if w % 2 == 0 else h  # (an odd width: the whole view at once)
+        self._finish = finish
+        self._values = np.empty(self.shape, np.float32) if out is None else out
+        self._done = np.zeros(-(-h // self._band), bool)
+
+    def then(self, finish, out: np.ndarray | None = None) -> "DifferenceByRows":
+        """The difference with ``finish(values, rows)`` applied to each band as it is worked out
+        (per pixel only: it is given the band's rows of the view), into ``out`` if given."""
+        return DifferenceByRows(*self._inputs, finish=finish, out=out)
+
+    def rows(self, start: int, stop: int) -> np.ndarray:
+        """The view-sized array with (at least) rows ``start`` to ``stop`` - 1 worked out."""
+        h = self.shape[0]
+        first, last = max(0, start) // self._band, -(-min(h, stop) // self._band)
+        todo = np.flatnonzero(~self._done[first:last])
+        if len(todo):
+            # From the first band not yet worked out to the last, at once (any done between them
+            # comes out the same again): one set of passes, not one per band.
+            rows = slice((first + todo[0]) * self._band, min(h, (first + todo[-1] + 1) * self._band))
+            self._work_out(rows)
+            self._done[first + todo[0]:first + todo[-1] + 1] = True
+        return self._values
+
+    def _work_out(self, rows: slice) -> None:
+        live_bgr, relit_log, luma = (array[rows] for array in self._inputs)
+        # change_between's passes for the outline, on these rows. A shadow's darkening is taken out
+        # first (the reference dimmed as much as this pixel, up to a shadow's worth), or a shadow
+        # beside a base would widen it.
+        shade = cv2.exp(np.clip(luma, -DARKENING_CHANGE, 0.0))
+        relit = cv2.subtract(cv2.exp(relit_log), _LOG_OFFSET)  # the reference under the new light, clipped
+        shaded = cv2.multiply(relit, cv2.cvtColor(shade, cv2.COLOR_GRAY2BGR))
+        difference = _channel_max(cv2.absdiff(live_bgr, shaded, dst=shaded))
+        self._values[rows] = difference if self._finish is None else self._finish(difference, rows)
 
 
 def change_between(live: SmoothView, reference: SmoothView, usable: np.ndarray) -> Change:
     """Per-pixel change; ``usable`` marks pixels that may be used to estimate the lighting."""
     # Temporaries in scratch arrays (see Scratch): the very same operations, into reused memory.
+    # (The relit reference and the luma are the change's own: its difference reads them later.)
     shape = live.log.shape
     colour, grey = (lambda name: scratch(name, shape)), (lambda name: scratch(name, shape[:2]))
     if _saturates(live, usable):
         ratio, predicted = _censored_ratio(live, reference, usable)
     else:
-        predicted = _under_new_light(reference, _lighting_field(live, reference, usable), colour("predicted"))
+        predicted = _under_new_light(reference, _lighting_field(live, reference, usable))
         ratio = cv2.subtract(live.log, predicted, dst=colour("ratio"))
-    luma = cv2.transform(ratio, _MEAN_OF_CHANNELS, dst=grey("luma"))
+    luma = cv2.transform(ratio, _MEAN_OF_CHANNELS)
     chroma_sq = cv2.subtract(cv2.transform(cv2.multiply(ratio, ratio, dst=colour("squares")), _SUM_OF_CHANNELS,
                                            dst=grey("sum of squares")),
                              cv2.multiply(luma, luma, scale=3.0, dst=grey("luma squared")), dst=grey("chroma squared"))
@@ -191,15 +254,8 @@ def change_between(live: SmoothView, reference: SmoothView, usable: np.ndarray) 
     darkening = np.multiply(luma, -1 / DARKENING_CHANGE, out=grey("darkening"))
     unshaded = np.maximum(tint, brightening)
     score = np.maximum(unshaded, darkening)
-    # The outline is found on the linear difference; a shadow's darkening is taken out of it
-    # first (the reference dimmed as much as this pixel, up to a shadow's worth), or a
-    # shadow beside a base would widen it.
-    shade = cv2.exp(np.clip(luma, -DARKENING_CHANGE, 0.0, out=grey("clipped luma")), dst=grey("shade"))
-    # the reference under the new light, clipped
-    relit = cv2.subtract(cv2.exp(predicted, dst=colour("relit")), _LOG_OFFSET, dst=colour("relit"))
-    shaded = cv2.multiply(relit, cv2.cvtColor(shade, cv2.COLOR_GRAY2BGR, dst=colour("shaded")), dst=colour("shaded"))
-    difference = _channel_max(cv2.absdiff(live.bgr, shaded, dst=shaded))
-    return Change(score, unshaded, difference)
+    # The outline is found on the linear difference, worked out only where it is read.
+    return Change(score, unshaded, DifferenceByRows(live.bgr, predicted, luma))
 
 
 _MEAN_OF_CHANNELS = np.full((1, 3), 1 / 3, np.float32)
