@@ -26,7 +26,7 @@ from vision.arena.geometry import BoardGeometry
 from vision.arena.hiding import MIN_FIGURE_MM, FigureCover
 from vision.arena.pose import CameraPosition
 from vision.arena.settings import ArenaSettings
-from vision.arena.topdown import BoardView, Change, _channel_max, per_mask, scratch
+from vision.arena.topdown import BoardView, Change, DifferenceByRows, _channel_max, per_mask, scratch
 from vision.runs import longest_run
 
 #: Tokens are "a few mm thick" (the spec).
@@ -308,13 +308,27 @@ _MASK_REACH_PX = _FAINT_REACH_PX // 2 + 2 + 6
 _DISTANCE_MARGIN_PX = 2
 
 
-def _capped_difference(difference: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """The difference, capped off the change (``mask``, 0 or 1): in this thread's scratch array.
+def _capped_difference(difference: np.ndarray | DifferenceByRows, mask: np.ndarray) -> np.ndarray | DifferenceByRows:
+    """The difference, capped off the change (``mask``, 0 or 1): in this thread's scratch array
+    (a difference worked out by rows: capped by rows as they are, see :func:`_along_rays`).
 
     One copy, not np.where's three view-sized arrays; by cv2's min and masked copy, which take
     the mask as it is (numpy's copyto needs it made boolean first, a pass of its own)."""
-    capped = cv2.min(difference, _QUIET_DIFFERENCE * 4, dst=scratch("capped difference", mask.shape, difference.dtype))
-    return cv2.copyTo(difference, mask, dst=capped)
+    out = scratch("capped difference", mask.shape, np.float32)
+    if isinstance(difference, DifferenceByRows):
+        return difference.then(lambda values, rows: cv2.copyTo(values, mask[rows], dst=cv2.min(values, _QUIET_DIFFERENCE * 4)),
+                               out=out)
+    return cv2.copyTo(difference, mask, dst=cv2.min(difference, _QUIET_DIFFERENCE * 4, dst=out))
+
+
+def _along_rays(difference: np.ndarray | DifferenceByRows, map_u: np.ndarray, map_v: np.ndarray) -> np.ndarray:
+    """The difference sampled (bilinear) at the rays' points, 0 off the view. Worked out by rows:
+    first the rows the samples' 2x2 neighbourhoods reach, up to two past the highest sample's
+    (OpenCV 4 rounds a sample to 1/32 px: a hair under a row reads that row and the next), and one
+    under the lowest's (not needed by either stack: a margin)."""
+    if isinstance(difference, DifferenceByRows):
+        difference = difference.rows(int(math.floor(float(map_v.min()))) - 1, int(math.floor(float(map_v.max()))) + 3)
+    return cv2.remap(difference, map_u, map_v, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
 
 
 def changed_window(mask: np.ndarray, margin_px: int) -> tuple[slice, slice]:
@@ -370,7 +384,7 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
     _, regions[rows, cols] = cv2.connectedComponents(mask[rows, cols], connectivity=8)
     front_rim = _FrontRimCheck(change.score, search, regions)
     faint_ring = _FaintRingCheck(change.unshaded, search)
-    difference = _capped_difference(change.difference, mask)
+    difference = _capped_difference(change.linear, mask)
     # Under the level at which change_mask takes in faint change: no change at all, bare board
     # (worked out when a disc first needs it: most reads have no token-sized disc standing up).
     bare_level = None
@@ -1483,7 +1497,7 @@ def _outline_distances(difference, mask, view: BoardView, x: float, y: float, r:
     steps = np.arange(0, r + 8.0, _RAY_STEP_MM)
     map_u = (u + np.cos(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
     map_v = (v - np.sin(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
-    profiles = cv2.remap(difference, map_u, map_v, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    profiles = _along_rays(difference, map_u, map_v)
     profiles = cv2.blur(profiles, (3, 1))  # along the rays only, as for the rim fit
     inside = cv2.remap(mask, map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     h, w = mask.shape
@@ -1729,7 +1743,7 @@ def _rim_points(difference, mask, view: BoardView, seeds, camera: CameraPosition
     du, dv = np.cos(angles), np.sin(angles)
     map_u = (us[:, None, None] + du[:, :, None] * steps[None, None, :] * ppm).astype(np.float32).reshape(-1, len(steps))
     map_v = (vs[:, None, None] + dv[:, :, None] * steps[None, None, :] * ppm).astype(np.float32).reshape(-1, len(steps))
-    profiles = cv2.remap(difference, map_u, map_v, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    profiles = _along_rays(difference, map_u, map_v)
     profiles = cv2.blur(profiles, (3, 1))  # along the rays only: steadier ramps
     inside = cv2.remap(mask, map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     all_distances, all_tiered = _rim_distances(profiles, inside)

@@ -8,6 +8,7 @@ a lamp): a smooth per-channel gain field is fitted robustly and removed before c
 from __future__ import annotations
 
 import threading
+import weakref
 from dataclasses import dataclass, field
 
 import cv2
@@ -102,25 +103,32 @@ class Scratch(threading.local):
 scratch = Scratch()
 
 
-_PER_MASK: dict[tuple[int, str], tuple[np.ndarray, object]] = {}
-#: How many (mask, what) pairs :func:`per_mask` keeps (a reader has one search mask per reference).
-_PER_MASK_KEPT = 16
+#: What :func:`per_mask` worked out, by the mask's id and then by name; an entry lives as long as
+#: its mask (a finalizer drops it when the mask is collected, before its id can be reused).
+_PER_MASK: dict[int, dict[str, object]] = {}
 
 
 def per_mask(mask: np.ndarray, what: str, make):
     """``make(mask)``, worked out once per read-only mask that owns its memory (the prepared
-    reference's search mask, the same for every read); afresh for any other, which may change."""
+    reference's search mask, the same for every read); afresh for any other, which may change.
+
+    Kept for as long as the mask lives, not among the last few masks: a reader with references
+    made and dropped between its reads (the CLI prepares one per call) pushed the live
+    reference's out of a short list, and every read after that worked them out again.
+    ``make``'s result must not hold the mask (it would never be collected)."""
     if mask.flags.writeable or mask.base is not None:
         return make(mask)
-    key = (id(mask), what)
+    key = id(mask)
     kept = _PER_MASK.get(key)
-    if kept is not None and kept[0] is mask:  # (the mask is held here: its id is not reused)
-        return kept[1]
-    if len(_PER_MASK) >= _PER_MASK_KEPT:
-        _PER_MASK.clear()
-    value = make(mask)
-    _PER_MASK[key] = (mask, value)
+    if kept is None:
+        kept = _PER_MASK.setdefault(key, {})
+        if kept == {}:
+            weakref.finalize(mask, _PER_MASK.pop, key, None)
+    value = kept.get(what)
+    if value is None:
+        value = kept[what] = make(mask)
     return value
+
 
 #: The light smoothing against sensor noise: what ``cv2.GaussianBlur(float view, (0, 0), 1.0)`` uses.
 _SMOOTHING = cv2.getGaussianKernel(9, 1.0, cv2.CV_32F)
@@ -158,20 +166,83 @@ class Change:
 
     score: np.ndarray  # >= 1 means "something is here" (colour or brightness clearly changed)
     unshaded: np.ndarray  # the same, but darkening counts for nothing (a shadow is all darkening)
-    difference: np.ndarray  # largest per-channel difference in grey levels (linear: for outlines)
+    #: Largest per-channel difference in grey levels (linear: for outlines): an array, or from
+    #: :func:`change_between` worked out by rows when asked (see :class:`DifferenceByRows`).
+    linear: "np.ndarray | DifferenceByRows"
+
+    @property
+    def difference(self) -> np.ndarray:
+        """The linear difference over the whole view."""
+        return self.linear if isinstance(self.linear, np.ndarray) else self.linear.rows(0, self.linear.shape[0])
+
+
+#: Rows of the view :class:`DifferenceByRows` works out together. A band of 16 rows of an even
+#: width starts a multiple of 32 values (and of 64 bytes) into the view, so every cv2 pass over
+#: it meets each value at the same place in its SIMD loop, and tail, as a pass over the whole view.
+_DIFFERENCE_BAND_ROWS = 16
+
+
+class DifferenceByRows:
+    """:func:`change_between`'s linear difference, worked out band by band of rows as asked for.
+
+    Only the rim fits' and outline rays' samples read it (some 25 % of the view, round the change):
+    the rest is never worked out. Per pixel the very same operations as over the whole view (see
+    ``_DIFFERENCE_BAND_ROWS``), so the values are the same to the bit. It reads the live view it
+    was made from when asked: made from a live view in scratch, it is used up within the read too.
+    """
+
+    def __init__(self, live_bgr: np.ndarray, relit_log: np.ndarray, luma: np.ndarray, *, finish=None,
+                 out: np.ndarray | None = None):
+        self._inputs = (live_bgr, relit_log, luma)
+        self.shape = luma.shape
+        h, w = self.shape
+        self._band = _DIFFERENCE_BAND_ROWS if w % 2 == 0 else h  # (an odd width: the whole view at once)
+        self._finish = finish
+        self._values = np.empty(self.shape, np.float32) if out is None else out
+        self._done = np.zeros(-(-h // self._band), bool)
+
+    def then(self, finish, out: np.ndarray | None = None) -> "DifferenceByRows":
+        """The difference with ``finish(values, rows)`` applied to each band as it is worked out
+        (per pixel only: it is given the band's rows of the view), into ``out`` if given."""
+        return DifferenceByRows(*self._inputs, finish=finish, out=out)
+
+    def rows(self, start: int, stop: int) -> np.ndarray:
+        """The view-sized array with (at least) rows ``start`` to ``stop`` - 1 worked out."""
+        h = self.shape[0]
+        first, last = max(0, start) // self._band, -(-min(h, stop) // self._band)
+        todo = np.flatnonzero(~self._done[first:last])
+        if len(todo):
+            # From the first band not yet worked out to the last, at once (any done between them
+            # comes out the same again): one set of passes, not one per band.
+            rows = slice((first + todo[0]) * self._band, min(h, (first + todo[-1] + 1) * self._band))
+            self._work_out(rows)
+            self._done[first + todo[0]:first + todo[-1] + 1] = True
+        return self._values
+
+    def _work_out(self, rows: slice) -> None:
+        live_bgr, relit_log, luma = (array[rows] for array in self._inputs)
+        # change_between's passes for the outline, on these rows. A shadow's darkening is taken out
+        # first (the reference dimmed as much as this pixel, up to a shadow's worth), or a shadow
+        # beside a base would widen it.
+        shade = cv2.exp(np.clip(luma, -DARKENING_CHANGE, 0.0))
+        relit = cv2.subtract(cv2.exp(relit_log), _LOG_OFFSET)  # the reference under the new light, clipped
+        shaded = cv2.multiply(relit, cv2.cvtColor(shade, cv2.COLOR_GRAY2BGR))
+        difference = _channel_max(cv2.absdiff(live_bgr, shaded, dst=shaded))
+        self._values[rows] = difference if self._finish is None else self._finish(difference, rows)
 
 
 def change_between(live: SmoothView, reference: SmoothView, usable: np.ndarray) -> Change:
     """Per-pixel change; ``usable`` marks pixels that may be used to estimate the lighting."""
     # Temporaries in scratch arrays (see Scratch): the very same operations, into reused memory.
+    # (The relit reference and the luma are the change's own: its difference reads them later.)
     shape = live.log.shape
     colour, grey = (lambda name: scratch(name, shape)), (lambda name: scratch(name, shape[:2]))
     if _saturates(live, usable):
         ratio, predicted = _censored_ratio(live, reference, usable)
     else:
-        predicted = _under_new_light(reference, _lighting_field(live, reference, usable), colour("predicted"))
+        predicted = _under_new_light(reference, _lighting_field(live, reference, usable))
         ratio = cv2.subtract(live.log, predicted, dst=colour("ratio"))
-    luma = cv2.transform(ratio, _MEAN_OF_CHANNELS, dst=grey("luma"))
+    luma = cv2.transform(ratio, _MEAN_OF_CHANNELS)
     chroma_sq = cv2.subtract(cv2.transform(cv2.multiply(ratio, ratio, dst=colour("squares")), _SUM_OF_CHANNELS,
                                            dst=grey("sum of squares")),
                              cv2.multiply(luma, luma, scale=3.0, dst=grey("luma squared")), dst=grey("chroma squared"))
@@ -183,15 +254,8 @@ def change_between(live: SmoothView, reference: SmoothView, usable: np.ndarray) 
     darkening = np.multiply(luma, -1 / DARKENING_CHANGE, out=grey("darkening"))
     unshaded = np.maximum(tint, brightening)
     score = np.maximum(unshaded, darkening)
-    # The outline is found on the linear difference; a shadow's darkening is taken out of it
-    # first (the reference dimmed as much as this pixel, up to a shadow's worth), or a
-    # shadow beside a base would widen it.
-    shade = cv2.exp(np.clip(luma, -DARKENING_CHANGE, 0.0, out=grey("clipped luma")), dst=grey("shade"))
-    # the reference under the new light, clipped
-    relit = cv2.subtract(cv2.exp(predicted, dst=colour("relit")), _LOG_OFFSET, dst=colour("relit"))
-    shaded = cv2.multiply(relit, cv2.cvtColor(shade, cv2.COLOR_GRAY2BGR, dst=colour("shaded")), dst=colour("shaded"))
-    difference = _channel_max(cv2.absdiff(live.bgr, shaded, dst=shaded))
-    return Change(score, unshaded, difference)
+    # The outline is found on the linear difference, worked out only where it is read.
+    return Change(score, unshaded, DifferenceByRows(live.bgr, predicted, luma))
 
 
 _MEAN_OF_CHANNELS = np.full((1, 3), 1 / 3, np.float32)
@@ -291,8 +355,10 @@ def _lighting_field(
     live_coarse = _coarse(live.log) if live.coarse_log is None else live.coarse_log
     reference_coarse = _coarse(reference.log) if reference.coarse_log is None else reference.coarse_log
     coarse = live_coarse - reference_coarse
-    vs, us, design = per_mask(usable, "lighting cells", _lighting_cells)
-    samples = coarse[vs, us].astype(np.float64)
+    vs, us, cells, design = per_mask(usable, "lighting cells", _lighting_cells)
+    # (the cells by their index in the flat grid: a gather of rows, where coarse[vs, us] pairs
+    # up two index arrays first, for the very same values)
+    samples = np.take(coarse.reshape(-1, coarse.shape[-1]), cells, axis=0).astype(np.float64)
     if len(samples) < 50:
         gain = np.median(cv2.subtract(live.log, reference.log).reshape(-1, 3), axis=0)
         return np.vstack([gain, np.zeros((3, 3))])
@@ -300,31 +366,42 @@ def _lighting_field(
         bounded = (_coarse(at_top) > 0)[vs, us]
         if bounded.any():
             return _censored_fit(design, samples, bounded)
-    inliers = np.ones(len(samples), bool)
+    inliers = None  # at first every cell: the design and samples as they are (design[all] is a copy of it)
     coefficients = np.zeros((4, 3))
     for _ in range(3):
-        chosen = design[inliers]
-        coefficients = np.linalg.solve(chosen.T @ chosen + 1e-9 * np.eye(4), chosen.T @ samples[inliers])
+        chosen, chosen_samples = (design, samples) if inliers is None else (design[inliers], samples[inliers])
+        coefficients = np.linalg.solve(chosen.T @ chosen + _RIDGE, chosen.T @ chosen_samples)
         residual = _channel_max(np.abs(samples - design @ coefficients))
-        inliers = residual < _trim_spread(residual)
-        if inliers.sum() < 50:
+        kept = residual < _trim_spread(residual)
+        if kept.sum() < 50:
             break
+        # The same cells kept again: the next round would fit them to the same coefficients,
+        # bit for bit, and keep the same cells (most fits settle in two rounds).
+        if kept.all() if inliers is None else np.array_equal(kept, inliers):
+            break
+        inliers = kept
     return coefficients
 
 
-def _lighting_cells(usable: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The lighting fit's cells wholly usable (rows, columns on the coarse grid) and their
-    design matrix (1, u, v, u v), read-only."""
+#: The lighting fit's ridge: keeps the normal equations solvable where the cells lie on a line.
+_RIDGE = 1e-9 * np.eye(4)
+_RIDGE.flags.writeable = False
+
+
+def _lighting_cells(usable: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The lighting fit's cells wholly usable (rows, columns on the coarse grid, and their index
+    in the grid's row-major order) and their design matrix (1, u, v, u v), read-only."""
     h, w = usable.shape
     cell = _LIGHT_CELL_PX
     keep = _coarse(usable.astype(np.float32)) > 0.99
     vs, us = np.nonzero(keep)
+    cells = np.flatnonzero(keep)  # (the same cells in the same order as vs, us)
     u = (us + 0.5) * cell / w - 0.5
     v = (vs + 0.5) * cell / h - 0.5
     design = np.column_stack([np.ones_like(u), u, v, u * v])
-    for array in (vs, us, design):
+    for array in (vs, us, cells, design):
         array.flags.writeable = False
-    return vs, us, design
+    return vs, us, cells, design
 
 
 def _trim_spread(residual: np.ndarray) -> float:
