@@ -284,6 +284,11 @@ SLIT_SEEN_FACES_MISS = 0.02
 # with no background at all: off the faces' colours, but not towards what is behind.)
 SLIT_FAINT_SHARE = 0.15
 SLIT_FACES_MISS = 0.08
+# The share of the light wood's hue distance from white (pale paper, as the view is scaled to the
+# mat's white) by which the hue must move from the reference's for a cube to stand there: a light
+# face before the paper moves it the whole distance (stagger 630003: 0.07-0.09 across a light face,
+# the whole distance 0.073), its shadow beside it 0.01-0.02.
+BACKGROUND_HUE_SHARE = 0.5
 # A face whose pixels split between the colours takes the colour its averaged chromaticity is
 # nearer to only when the other is this many times further away.
 AVERAGED_COLOUR_MARGIN = 0.4
@@ -361,6 +366,8 @@ class TowerAnalyzer:
         self._light_rg = c_light[:2] / c_light.sum()
         self._heavy_rg = c_heavy[:2] / c_heavy.sum()
         self._light_level = float(c_light.mean() / 255.0)
+        # The hue change that marks a cube in front of the background (``_hue_changed``).
+        self._hue_step = BACKGROUND_HUE_SHARE * float(np.hypot(*(self._light_rg - 1.0 / 3.0)))
         self._heavy_level = float(c_heavy.mean() / 255.0)
         self._ref_cache: dict[tuple, np.ndarray] = {}
         self._unclip: np.ndarray | None = None
@@ -931,6 +938,16 @@ class TowerAnalyzer:
         reach = self._edge_reach
         background = ~tower_mask | ~obs.changed
         beyond_fringe = tower_mask & ~(light & _between(heavy, background, reach))
+        # Light wood is a pale hue, not far from white: pale paper in shadow, or flickering in a
+        # very noisy room, can read as light cube colour even averaged over 7 x 7 pixels (stagger
+        # 630003: a cube's shadow on the mat, read light beside it, widened its run to two cubes).
+        # A cube in front of the background changes the hue there; a shadow or noise keeps it.
+        # (Where the background itself has cube colours the hue need not change: camouflage.)  The
+        # hue is read from the still frames' average only: one frame's carries the very noise
+        # that read the shadow as light wood.
+        of_new_hue = None
+        if obs.still_colour is not None:
+            of_new_hue = tower_mask & (self._hue_changed(obs, view) | np.logical_or(*self._reference_colours(view)))
         # Heavy faces read from their colour averaged over the still frames (``_unread_heavy_faces``).
         read_on_average = np.zeros_like(heavy)
         for layer in range(self.heavy + self.light + 2):
@@ -1026,15 +1043,31 @@ class TowerAnalyzer:
                     # one): above them the run holds one cube fewer.  Maybe no cube, like a fringe.
                     # (A last cube whose face is mostly gaps is speckle already: the same doubt.)
                     unsure.append((layer, "fringe"))
+                elif (count > 1 and of_new_hue is not None
+                      and count > _cubes_in(_core_width(of_new_hue[lo:hi, a:b]) / cube_px)):
+                    # Only columns that kept the background's hue make the last cube beside another:
+                    # cube colour where no cube changed the hue.  Maybe no cube, like a fringe.  (A
+                    # shadow lies beside the cube casting it, so it widens a run by a cube; a lone
+                    # cube's run of that hue is its own shadow at its foot, below a face the band
+                    # missed -- layer 0's band is the table line -- not a cube that is not there.)
+                    unsure.append((layer, "fringe"))
                 for j in range(count):
                     c0 = a + (b - a) * j // count
                     c1 = a + (b - a) * (j + 1) // count
                     n_heavy = np.count_nonzero(heavy[face_lo:face_hi, c0:c1])
                     n_light = np.count_nonzero(light[face_lo:face_hi, c0:c1])
                     share = n_heavy / max(n_heavy + n_light, 1)
-                    if 0.35 < share < 0.65:
-                        # The pixels split between the colours (noise in a dim room): the face's
-                        # colour averaged over the still frames may still say which it is.
+                    # Light about a heavy face, between it and the background, may be only its edge
+                    # blurred (its fringe): the face's share of heavy lies between the vote with that
+                    # light and the vote without it (stagger 630003 in a dim, very noisy room: a heavy
+                    # face, its dark pixels read in no cube colour about a heavy patch, 32 % heavy with
+                    # its fringe, 42 % without it, was read light).
+                    n_light_beyond = np.count_nonzero((light & beyond_fringe)[face_lo:face_hi, c0:c1])
+                    share_beyond_fringe = n_heavy / max(n_heavy + n_light_beyond, 1)
+                    if share < 0.65 and share_beyond_fringe > 0.35:
+                        # The pixels split between the colours (noise in a dim room), in either
+                        # reading of the fringe: the face's colour averaged over the still frames
+                        # may still say which it is.
                         averaged = self._averaged_face_colour(obs, slice(face_lo, face_hi), c0, c1)
                         if averaged is None:
                             unsure.append((layer, "colour"))
@@ -1306,6 +1339,14 @@ class TowerAnalyzer:
         colour averaged over the still frames plainly heavy (``_averaged_face_colour``)."""
         return (obs.changed[rows, c0:c1].mean() >= FACE_CHANGED
                 and self._averaged_face_colour(obs, rows, c0, c1, inset=inset) is True)
+
+    def _hue_changed(self, obs: Observation, view: SideView) -> np.ndarray:
+        """Where the view's hue averaged over the still frames moved from the reference's by at
+        least half the light wood's hue distance from white: by about that much at least a cube in
+        front of pale paper moves it, whatever its shade; a shadow or sensor noise hardly moves it."""
+        r, g = _chromaticity(obs.still_colour)
+        r_ref, g_ref = _chromaticity(self._reference_view(view))
+        return np.hypot(r - r_ref, g - g_ref) >= self._hue_step
 
     def _face_read_on_average(self, obs: Observation, face: tuple[slice, slice], heavy: bool) -> bool:
         """Whether a face whose pixels are mostly gaps in the cube colours is still a solid cube's:
@@ -2309,6 +2350,12 @@ def _face_rows(view, layer: int, cube: float) -> slice:
     """The image rows of a layer's cube faces, inset by 0.15 cube top and bottom (clear of the
     edges where neighbours and shadows meet)."""
     return slice(view.row((layer + 0.85) * cube), view.row((layer + 0.15) * cube))
+
+
+def _chromaticity(colour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Normalised r and g of a B, G, R image: its hue, whatever its brightness."""
+    total = colour.sum(axis=2) + 1e-3
+    return colour[..., 2] / total, colour[..., 1] / total
 
 
 def _core_width(band: np.ndarray) -> float:
