@@ -20,14 +20,15 @@ from vision.arena.topdown import (_LOG_OFFSET, _MEAN_OF_CHANNELS, DARKENING_CHAN
 GEOMETRY = line_9()
 
 
-def _lighting_field_before(live, reference, usable):
-    """The twenty-eighth pass's fit (its un-censored path), word for word but for the cells' names."""
+def _lighting_field_before(live, reference, usable, rounds=3):
+    """The twenty-eighth pass's fit (its un-censored path), word for word but for the cells' names;
+    ``rounds``: where its loop is cut (it ran three)."""
     coarse = live.coarse_log - reference.coarse_log
     vs, us, _, design = _lighting_cells(usable)
     samples = coarse[vs, us].astype(np.float64)
     inliers = np.ones(len(samples), bool)
     coefficients = np.zeros((4, 3))
-    for _ in range(3):
+    for _ in range(rounds):
         chosen = design[inliers]
         coefficients = np.linalg.solve(chosen.T @ chosen + 1e-9 * np.eye(4), chosen.T @ samples[inliers])
         residual = _channel_max(np.abs(samples - design @ coefficients))
@@ -74,25 +75,9 @@ def test_the_lighting_fit_is_the_fit_before_to_the_bit():
         assert now.dtype == before.dtype and now.shape == before.shape
         assert now.tobytes() == before.tobytes(), case
         # Did this case stop before the third round? (the same fit with the loop cut at two rounds)
-        two = _with_rounds(live, reference, usable, 2)
+        two = _lighting_field_before(live, reference, usable, rounds=2)
         rounds["settled early" if two.tobytes() == now.tobytes() else "three rounds"] += 1
     assert rounds["settled early"] >= 10 and rounds["three rounds"] >= 10, rounds
-
-
-def _with_rounds(live, reference, usable, n):
-    coarse = live.coarse_log - reference.coarse_log
-    vs, us, _, design = _lighting_cells(usable)
-    samples = coarse[vs, us].astype(np.float64)
-    inliers = np.ones(len(samples), bool)
-    coefficients = np.zeros((4, 3))
-    for _ in range(n):
-        chosen = design[inliers]
-        coefficients = np.linalg.solve(chosen.T @ chosen + 1e-9 * np.eye(4), chosen.T @ samples[inliers])
-        residual = _channel_max(np.abs(samples - design @ coefficients))
-        inliers = residual < _trim_spread(residual)
-        if inliers.sum() < 50:
-            break
-    return coefficients
 
 
 def test_the_cells_by_flat_index_are_the_cells_by_row_and_column():

@@ -5,11 +5,9 @@ peach close to light wood's colour, made a run of its own on the table line.  A 
 changes the hue of the background behind it; a shadow only darkens it (the twenty-seventh pass's
 rule, now also for a run of its own beside another on the table)."""
 
-import numpy as np
-
 from vision.tower import Verdict
 from vision.tower.judge import TowerAnalyzer
-from tower_judging import DIM_ROOM_450020, PaintedView, analyzer_and_last, judge_scene
+from tower_judging import DIM_ROOM_450020, PaintedView, analyzer_and_last, judge_scene, structure_without_hue_rule
 
 # Seed 670004 of the accuracy bench (`random_scene("ring", 670004)`): 1 heavy, 3 light.
 PEACH_670004 = dict(frames=6, dim=False, nudge_px=0.947477665999378, exposure_drift=0.15614708657937293,
@@ -60,10 +58,7 @@ def test_the_ring_beside_its_shadow_on_peach_paper_is_never_failed(tower_scene, 
     verdict = judge_scene(scene)
     assert verdict.verdict is not Verdict.FAIL, verdict
     analyzer, last = analyzer_and_last(scene)
-    with monkeypatch.context() as patched:
-        # The hue rule off: every cube-coloured pixel a new hue.
-        patched.setattr(TowerAnalyzer, "_hue_changed", lambda self, obs, view: np.ones(obs.changed.shape, bool))
-        before = analyzer._structure(last, last.view)
+    before = structure_without_hue_rule(analyzer, last, monkeypatch)
     if before.ground_contacts == 2 and (0, "fringe") not in before.unsure:
         # This renderer reads the shadow as a second cube on the table, as the bench's does: the
         # rule must be what doubts it.

@@ -9,7 +9,7 @@ import numpy as np
 
 from vision.tower import Verdict
 from vision.tower.judge import TowerAnalyzer
-from tower_judging import DIM_ROOM_450020, PaintedView, analyzer_and_last, judge_scene
+from tower_judging import DIM_ROOM_450020, PaintedView, analyzer_and_last, judge_scene, structure_without_hue_rule
 
 # Seed 630003 of the accuracy bench (`random_scene("stagger", 630003)`): 1 heavy, 3 light.
 DIM_ROOM_630003 = dict(frames=6, dim=True, nudge_px=1.5898830649064517, exposure_drift=0.13299454731524052,
@@ -109,10 +109,7 @@ def test_the_staggered_tower_beside_its_shadow_is_never_failed(tower_scene, monk
     verdict = judge_scene(scene)
     assert verdict.verdict is not Verdict.FAIL, verdict
     analyzer, last = analyzer_and_last(scene)
-    with monkeypatch.context() as patched:
-        # The hue rule off: every cube-coloured pixel a new hue.
-        patched.setattr(TowerAnalyzer, "_hue_changed", lambda self, obs, view: np.ones(obs.changed.shape, bool))
-        before = analyzer._structure(last, last.view)
+    before = structure_without_hue_rule(analyzer, last, monkeypatch)
     if sum(b.layer == 1 for b in before.boxes) == 2 and (1, "fringe") not in before.unsure:
         # This renderer reads the shadow into the second layer as OpenCV 5 does (two cubes side by
         # side): the rule must be what doubts it.

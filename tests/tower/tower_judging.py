@@ -39,6 +39,15 @@ def heavy_short_without(rule: str, analyzer, last, monkeypatch) -> bool:
     return sum(b.heavy for b in boxes) < analyzer.heavy
 
 
+def structure_without_hue_rule(analyzer, last, monkeypatch):
+    """The structure the view gives with the twenty-seventh pass's hue rule off (every cube-coloured
+    pixel a new hue): where a seeded scene's renderer gives a rule's premise there, a test can ask
+    the rule to be what doubts it."""
+    with monkeypatch.context() as patched:
+        patched.setattr(TowerAnalyzer, "_hue_changed", lambda self, obs, view: np.ones(obs.changed.shape, bool))
+        return analyzer._structure(last, last.view)
+
+
 def slit_verdicts(analyzer, last, monkeypatch) -> list[int]:
     """How the judge read each pair side by side it looked into (``_side_gap``), bottom layer first."""
     seen: list[int] = []
