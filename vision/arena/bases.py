@@ -804,40 +804,25 @@ def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSe
 
 
 def _figure_is_a_base_behind(blob: Blob, discs, camera: CameraPosition, settings: ArenaSettings) -> bool:
-    """Is the change where the disc's figure should show (it was taken by its figure, or, seen
-    from so high that a figure stays over its base, by its standing up) another base's, standing
-    right behind it on its line away from the camera?
+    """Is the change where the disc's figure should show (it was taken by its figure) another
+    base's, standing right behind it on its line away from the camera?
 
     A figure stands on its own base; change that shows there may be the base of a fighter behind
     (two tokens lying one over the other in front of a fighter, seen from 40-45 degrees): what
     stands on this disc, if anything, cannot be told from it, so it is no fighter by its figure.
-    Seen from high above, a disc "stands up" when the change runs on past its flat top's reach: a
-    token resting on it off its centre runs on up to ``_resting_token_reach``, and a base starting
-    within that reach carries the change on from there (a vivid token resting 5-11 mm off a faint
-    one, a fighter's base 0.5 mm behind it, 61-80 degrees up). Its standing up then shows nothing
-    of its own, and its size alone (without the checks a disc not standing up gets) settles nothing.
     """
-    if blob.figure is Evidence.UNKNOWN and blob.stands_up:
-        reach = _resting_token_reach(camera, blob.x_mm, blob.y_mm)
-    elif blob.figure in (Evidence.YES, Evidence.PARTIAL):
-        # Plain evidence: a base whose rim starts where this disc's own flat top could still show (so
-        # nothing breaks off between them); partial evidence: where the change rising after a gap starts.
-        reach = _flat_top_reach(camera, blob.x_mm, blob.y_mm) if blob.figure is Evidence.YES else _RISE_GAP_MM
-    else:
+    if blob.figure not in (Evidence.YES, Evidence.PARTIAL):
         return False
+    # Plain evidence: a base whose rim starts where this disc's own flat top could still show (so
+    # nothing breaks off between them); partial evidence: where the change rising after a gap starts.
+    flat_top = _flat_top_reach(camera, blob.x_mm, blob.y_mm)
+    reach = flat_top if blob.figure is Evidence.YES else _RISE_GAP_MM
     ax, ay = camera.away(blob.x_mm, blob.y_mm)
     for other in discs:
-        if other is blob or _overlapping(blob, other):
-            continue
-        if other.base_ring is not None and classify(other, settings) is Kind.FIGHTER:
-            # A fighter seen by its base's faint ring: that base stands at the ring, wherever its
-            # figure's disc was fitted (the ring is a crisp base-sized outline; see ``_faint_base_ring``).
-            other = _placed_by_its_ring(other)
-            if _overlapping(blob, other):
-                continue
-        elif other.coverage < MIN_BASE_COVERAGE or not is_clear_base(replace(other, ahead=0.0), settings):
-            # A clear, solid base but for the change in front of it (this disc), not a figure fitted as a
-            # disc (its own, or a ring round it).
+        # A clear, solid base but for the change in front of it (this disc), not a figure fitted as a
+        # disc (its own, or a ring round it).
+        if (other is blob or _overlapping(blob, other) or other.coverage < MIN_BASE_COVERAGE
+                or not is_clear_base(replace(other, ahead=0.0), settings)):
             continue
         dx, dy = other.x_mm - blob.x_mm, other.y_mm - blob.y_mm
         along, lateral = dx * ax + dy * ay, abs(dx * ay - dy * ax)
