@@ -56,6 +56,12 @@ BODY_HEIGHTS_MM = (13.0, 16.0, 19.0, 22.0, MIN_FIGURE_MM)
 _BASE_POINTS = np.array([(0.0, 0.0)] + [(r, math.radians(a)) for r in (5.0, 10.5) for a in range(-90, 91, 30)])
 #: Margin (mm) kept clear round each marker: a hand over a marker is no fighter.
 MARKER_KEEP_OUT_MM = 4.0
+#: How near (mm) change must come to a covered marker's kept-out square to be taken as running up to it.
+_TOUCH_MM = 2.0
+#: A hand over a marker covers its whole kept-out square (48 mm across here); what of it lies on the
+#: board meets that square, across the line of sight, wider than the widest base (see
+#: ``reaches_covered_marker``). A figure is taken to be no wider than that.
+MIN_HAND_CONTACT_MM = 28.0
 #: The view's rim (px) where the board's own edge flickers with registration error.
 _EDGE_PX = 2
 
@@ -155,11 +161,54 @@ def search_mask(view: BoardView, geometry: BoardGeometry) -> np.ndarray:
     mask = np.ones((h, w), bool)
     mask[:_EDGE_PX, :] = mask[-_EDGE_PX:, :] = False
     mask[:, :_EDGE_PX] = mask[:, -_EDGE_PX:] = False
-    for x, y, size in geometry.markers.values():
-        half = size / 2 + size / 6 + MARKER_KEEP_OUT_MM  # the square, its quiet zone and a margin
-        rows, cols = view.rect_mask(x - half, y - half, x + half, y + half)
-        mask[rows, cols] = False
+    for marker_id in geometry.markers:
+        mask[view.rect_mask(*marker_keep_out(geometry, marker_id))] = False
     return mask
+
+
+def marker_keep_out(geometry: BoardGeometry, marker_id: int) -> tuple[float, float, float, float]:
+    """The board-mm rectangle (x0, y0, x1, y1) kept out of the search round a marker: the
+    square, its quiet zone and a margin."""
+    x, y, size = geometry.markers[marker_id]
+    half = size / 2 + size / 6 + MARKER_KEEP_OUT_MM
+    return x - half, y - half, x + half, y + half
+
+
+def reaches_covered_marker(region: np.ndarray, view: BoardView, geometry: BoardGeometry,
+                           markers_found: tuple[int, ...], camera: CameraPosition) -> int | None:
+    """The marker not found that a changed region (bool mask) meets as a hand over it would, if any.
+
+    A marker not found is covered, by a hand most often. The hand covers the whole square kept
+    out round it, and what of it lies on the board is cut off there by the search mask: it has
+    no shape of its own to read (its edge can fit a disc a base's size with a "figure" behind
+    it). It meets the square across the line of sight wider than a base. A figure beside the
+    marker, leaning away from the camera onto it in the top-down view (or hiding it in the
+    image), meets it only as wide as itself; along the line of sight it may run far."""
+    for marker_id in geometry.markers:
+        if marker_id in markers_found:
+            continue
+        if _contact_across_mm(region, view, marker_keep_out(geometry, marker_id), camera) >= MIN_HAND_CONTACT_MM:
+            return marker_id
+    return None
+
+
+def _contact_across_mm(region: np.ndarray, view: BoardView, rect: tuple[float, float, float, float],
+                       camera: CameraPosition) -> float:
+    """How wide (mm), across the line of sight, the stretch of a rectangle's outline is that a
+    region comes within ``_TOUCH_MM`` of."""
+    x0, y0, x1, y1 = rect
+    outline = np.zeros(region.shape, np.uint8)
+    (u0, v0), (u1, v1) = view.to_px(x0, y1), view.to_px(x1, y0)
+    cv2.rectangle(outline, (int(round(u0)) - 1, int(round(v0)) - 1), (int(round(u1)), int(round(v1))), 1, 1)
+    reach = int(math.ceil(_TOUCH_MM * view.px_per_mm))
+    near = cv2.dilate(region.astype(np.uint8), np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
+    vs, us = np.nonzero(near & outline)
+    if len(us) == 0:
+        return 0.0
+    ax, ay = camera.away((x0 + x1) / 2, (y0 + y1) / 2)
+    across = (us * ay + vs * ax) / view.px_per_mm  # (u, v) . (ay, -ax) with v pointing down (-y)
+    return float(across.max() - across.min())
+
 
 
 def _disc(radius_px: float) -> np.ndarray:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from vision.arena.geometry import BoardGeometry
@@ -19,6 +20,7 @@ from vision.arena.registration import Registration, StillMarkers, register
 from vision.arena.settings import ArenaSettings
 from vision.arena.bases import (TOKEN_MAX_MM, Blob, FirmDoubt, HidingDoubt, board_noise, change_mask, find_blobs,
                                 is_clear_base, select_bases)
+from vision.arena.hiding import reaches_covered_marker
 from vision.arena.hiding import search_mask as _search_mask
 from vision.arena.pose import CameraPosition, camera_position
 from vision.arena.topdown import BoardView, SmoothView, change_between
@@ -234,6 +236,7 @@ def _decide(blobs, mask, view, camera, registration, geometry, settings, expecte
                                  search=search)
     if expected_fighters is not None:
         doubts = _with_fighter_count(bases, doubts, expected_fighters, geometry, settings)
+    doubts += _fighters_at_covered_markers(bases, mask, view, camera, geometry, registration.markers_found)
     fighters = []
     for base in bases:
         space = geometry.space_at(base.x_mm, base.y_mm)
@@ -261,6 +264,29 @@ def _decide(blobs, mask, view, camera, registration, geometry, settings, expecte
         error=error,
         registration=registration,
     )
+
+
+def _fighters_at_covered_markers(bases, mask, view, camera, geometry, markers_found) -> list[str]:
+    """A doubt for each fighter whose change runs up to a covered marker: it may be the hand's.
+
+    Why: a hand over a marker reaches onto the board past the square kept out round it, and
+    its cut-off edge can fit a crisp base-sized disc with change behind it (440017: the hand
+    over marker 11 read as a fighter on S9). A fighter really beside a covered marker cannot be
+    told from the hand's edge either; the marker will show again once the hand is gone."""
+    if len(markers_found) >= len(geometry.markers) or not bases:
+        return []
+    _, regions = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
+    doubts = []
+    for base in bases:
+        u, v = (int(round(c)) for c in view.to_px(*base.peak_mm))  # (its widest point: in its region)
+        label = regions[min(max(v, 0), regions.shape[0] - 1), min(max(u, 0), regions.shape[1] - 1)]
+        if label == 0:
+            continue
+        marker_id = reaches_covered_marker(regions == label, view, geometry, markers_found, camera)
+        if marker_id is not None:
+            doubts.append(f"the change at ({base.x_mm:.0f}, {base.y_mm:.0f}) mm runs up to marker {marker_id}, "
+                          "which is covered: a hand's edge or a fighter?")
+    return doubts
 
 
 def _with_fighter_count(
