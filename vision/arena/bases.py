@@ -1346,7 +1346,7 @@ def _faint_base_ring(smooth, quiet: float, mask, view: BoardView, camera: Camera
     u, v = view.to_px(x, y)
     map_u = (u + np.cos(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
     map_v = (v - np.sin(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
-    profiles = cv2.remap(smooth, map_u, map_v, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    profiles = _along_rays(smooth, map_u, map_v)
     inside = cv2.remap(mask, map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     # In the rim fit's units: its quiet end (where the blur tail dies out) is here the board's noise.
     distances, stepped = _rim_distances(profiles * np.float32(_QUIET_DIFFERENCE / quiet), inside)

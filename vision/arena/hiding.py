@@ -210,7 +210,6 @@ def _contact_across_mm(region: np.ndarray, view: BoardView, rect: tuple[float, f
     return float(across.max() - across.min())
 
 
-
 def _disc(radius_px: float) -> np.ndarray:
     reach = int(round(radius_px))
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))

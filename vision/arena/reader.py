@@ -20,8 +20,7 @@ from vision.arena.registration import Registration, StillMarkers, register
 from vision.arena.settings import ArenaSettings
 from vision.arena.bases import (TOKEN_MAX_MM, Blob, FirmDoubt, HidingDoubt, board_noise, change_mask, find_blobs,
                                 is_clear_base, select_bases)
-from vision.arena.hiding import reaches_covered_marker
-from vision.arena.hiding import search_mask as _search_mask
+from vision.arena.hiding import reaches_covered_marker, search_mask as _search_mask
 from vision.arena.pose import CameraPosition, camera_position
 from vision.arena.topdown import BoardView, SmoothView, change_between
 
