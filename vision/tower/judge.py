@@ -829,8 +829,8 @@ class TowerAnalyzer:
         """Whether everything the hand search took for a hand is the tower cut by the picture's top
         edge (the camera too close or too low for a tall tower), by what a real table gives: a hand
         comes in across the picture's edge and is skin or sleeve, as wide as a palm or a finger
-        beside the cubes; the tower is a stack of cube faces of the configured colours, a tower's
-        width across, continuous from the table up to where the frame cuts it, and still.
+        beside the cubes; the tower is a stack of cube faces of the configured colours, one cube
+        wide, continuous from the table up to where the frame cuts it, and still.
 
         Only a blob seen entering nowhere but past the frame's edge (``hand_at_frame_edge``) can
         be; any other sign of a hand keeps the hand."""
