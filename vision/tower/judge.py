@@ -626,6 +626,12 @@ class TowerAnalyzer:
             if touching or self._hand_may_reach_unseen(last):
                 # Seen touching, but maybe not a hand; or not seen touching, but free to reach the
                 # tower across a background it would not show against: the referee looks.
+                if self._tower_leaves_view(last, observations):
+                    # The "hand" is the tower itself, cut by the picture's edge: what the view
+                    # cannot see it cannot count, and that, not a hand, is what the referee checks.
+                    return self._verdict(Verdict.UNCERTAIN, [Reason.CUBE_COUNT], started, confidence=0.3,
+                                         obs=dataclasses.replace(last, hand=np.zeros_like(last.hand)),
+                                         note=TOWER_LEAVES_VIEW)
                 return self._verdict(Verdict.UNCERTAIN, [Reason.HAND], started, confidence=0.3, obs=last)
             last = dataclasses.replace(last, light=last.light & ~last.hand, heavy=last.heavy & ~last.hand)
         moving = self.moving(observations)
@@ -819,6 +825,42 @@ class TowerAnalyzer:
         near = cv2.dilate(obs.hand.view(np.uint8), np.ones((5, 5), np.uint8)).view(bool)
         return np.count_nonzero(near & obs.cubes & ~obs.hand) > 0.05 * cube_area
 
+    def _tower_leaves_view(self, obs: Observation, observations: Sequence[Observation]) -> bool:
+        """Whether everything the hand search took for a hand is the tower cut by the picture's top
+        edge (the camera too close or too low for a tall tower), by what a real table gives: a hand
+        comes in across the picture's edge and is skin or sleeve, as wide as a palm or a finger
+        beside the cubes; the tower is a stack of cube faces of the configured colours, one cube
+        wide, continuous from the table up to where the frame cuts it, and still.
+
+        Only a blob seen entering nowhere but past the frame's edge (``hand_at_frame_edge``) can
+        be; any other sign of a hand keeps the hand."""
+        if not obs.hand_at_frame_edge:
+            return False
+        view, hand = obs.view, obs.hand
+        off = view.off_frame(obs.frame.shape)
+        cube_px = self.settings.cube_mm * VIEW_PX_PER_MM
+        # Nothing comes in across an edge of the picture itself.
+        if (hand & _edge_pixels(hand.shape, self._hand_entry_rows(view)) & ~off).any():
+            return False
+        seen = hand & ~off
+        rows = np.flatnonzero(seen.any(axis=1))
+        # Continuous from the table line up to the cut: no row of the way without it.
+        if len(rows) == 0 or rows.max() < view.row(0.5 * self.settings.cube_mm) or len(rows) != np.ptp(rows) + 1:
+            return False
+        # No row, in the picture or past its edge (where the view repeats the cut), wider than one
+        # turned cube shows, with the blur on both sides: a tower tall enough to leave the picture
+        # is a column of single cubes (cubes side by side, a ring's or a pair's, keep it low).  A
+        # hand is wider: a palm is five cube widths, a finger beside a cube two and a half.
+        across = hand[hand.any(axis=1)]
+        span = across.shape[1] - np.argmax(across[:, ::-1], axis=1) - np.argmax(across, axis=1)
+        if span.max() > TURNED_WIDTH * cube_px + 2 * self._edge_reach:
+            return False
+        # Cube faces, not skin or a sleeve (skin may read as light wood, which the width then rules).
+        if np.count_nonzero(seen & obs.cubes) < TOWER_FACE_SHARE * np.count_nonzero(seen):
+            return False
+        # Still: a hand is never quite still; a standing tower is (wherever it shows).
+        return not self.moving(observations, where_hands_are=True)
+
     def _hand_entry_is_moved_reference(self, obs: Observation) -> bool:
         """Whether what the hand blob shows where it comes in (within a cube of the entry edges) is
         only the reference moved as a whole by at most NUDGE_PX: the edges of things that were
@@ -870,8 +912,9 @@ class TowerAnalyzer:
         near = cv2.dilate(reach.view(np.uint8), np.ones((5, 5), np.uint8)).view(bool)
         return np.count_nonzero(near & obs.cubes & ~reach) > 0.05 * cube_area
 
-    def moving(self, observations: Sequence[Observation]) -> bool:
-        """Whether cube pixels change over the last frames (at most the last six)."""
+    def moving(self, observations: Sequence[Observation], *, where_hands_are: bool = False) -> bool:
+        """Whether cube pixels change over the last frames (at most the last six); where a hand was
+        seen too only if ``where_hands_are``."""
         recent = list(observations[-6:-1])
         if not recent:
             return False
@@ -899,7 +942,8 @@ class TowerAnalyzer:
             noise = float(np.median(diff_max[::2, ::2]))
             moved = diff_max > max(threshold, MOTION_NOISE_FACTOR * noise)
             # Where a hand was (then or now) a hand moved, which the hand gate judges.
-            moved &= ~(obs.hand | final.hand)
+            if not where_hands_are:
+                moved &= ~(obs.hand | final.hand)
             if unseen is not None:
                 moved &= ~unseen
             moved = cv2.morphologyEx(moved.view(np.uint8), cv2.MORPH_OPEN, kernel)
@@ -2084,10 +2128,10 @@ class TowerAnalyzer:
     def _verdict(self, verdict: Verdict, reasons: list[Reason], started: float, confidence: float, *,
                  obs: Observation | None = None, frame: np.ndarray | None = None,
                  structure: _Structure | None = None, cubes_seen: int = 0, ground_contacts: int = 0,
-                 heavy_seen: int = 0, light_seen: int = 0) -> TowerVerdict:
+                 heavy_seen: int = 0, light_seen: int = 0, note: str | None = None) -> TowerVerdict:
         image = (obs.frame if obs is not None else frame).copy()
         view = obs.view if obs is not None and self.geometry is not None else None
-        annotate(image, view, structure, obs, verdict, reasons, confidence, self.settings)
+        annotate(image, view, structure, obs, verdict, reasons, confidence, self.settings, note=note)
         return TowerVerdict(
             verdict=verdict, reasons=list(dict.fromkeys(reasons)), cubes_seen=cubes_seen,
             ground_contacts=ground_contacts, confidence=float(np.clip(confidence, 0.0, 1.0)),
@@ -2104,6 +2148,14 @@ GRAIN_KEPT = 0.4
 GRAIN_WINDOW = 9
 
 
+# At least this share of a blob's pixels in the picture reads as cube colour for it to be the
+# tower's faces rather than a sleeve or another object: most of it, not all, as a heavy face in a dim
+# room may change in no cube colour (towers cut by the picture's top edge: 0.90 in stand 570036 and
+# 620001, 0.75 in the dim hand_top 570039).  Skin reads as light wood (hands in view: 0.88-0.96), so
+# the colour never tells a hand from the tower; its width does.
+TOWER_FACE_SHARE = 0.5
+# What the evidence image says of a tower cut by the picture's edge.
+TOWER_LEAVES_VIEW = "tower leaves the view"
 # The hand search reads nothing unless something changed this near (in view pixels) an entry edge.
 HAND_EDGE_MARGIN = 3
 # How far (view pixels, 2 mm) a bumped camera may leave the scene off the reference where the view
@@ -2559,8 +2611,10 @@ _COLOURS = {Verdict.PASS: (60, 180, 60), Verdict.FAIL: (40, 40, 220), Verdict.UN
 
 
 def annotate(image: np.ndarray, view: SideView | None, structure: _Structure | None, obs: Observation | None,
-             verdict: Verdict, reasons: list[Reason], confidence: float, settings: TowerSettings) -> None:
-    """Draw the evidence in place: cubes, the table contact line, the verdict and its reasons."""
+             verdict: Verdict, reasons: list[Reason], confidence: float, settings: TowerSettings, *,
+             note: str | None = None) -> None:
+    """Draw the evidence in place: cubes, the table contact line, the verdict and its reasons (and
+    ``note``, what the reasons stand for here, in brackets)."""
     colour = _COLOURS[verdict]
     if view is not None:
         cube = settings.cube_mm
@@ -2583,6 +2637,8 @@ def annotate(image: np.ndarray, view: SideView | None, structure: _Structure | N
     text = f"{verdict.value} {confidence:.2f}"
     if reasons:
         text += ": " + ", ".join(r.value for r in dict.fromkeys(reasons))
+    if note:
+        text += f" ({note})"
     cv2.rectangle(image, (0, 0), (image.shape[1], 22), (0, 0, 0), -1)
     cv2.putText(image, text, (6, 16), cv2.FONT_HERSHEY_SIMPLEX, 0.5, colour, 1, cv2.LINE_AA)
 
