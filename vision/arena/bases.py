@@ -1398,7 +1398,7 @@ def _base_rim_level(score, regions, own_region: int, view: BoardView, camera: Ca
     h, w = score.shape
     inside = (u >= 0) & (u < w) & (v >= 0) & (v < h)
     # Some 8,000 points: looked up by flat index (np.take), several times cheaper than by (row, column).
-    at = np.clip(v, 0, h - 1) * w + np.clip(u, 0, w - 1)
+    at = _clamped(v, h - 1) * w + _clamped(u, w - 1)
     region = np.take(regions, at)
     # The largest over the rim's three widths (the last axis): numpy reduces an axis of three slowly,
     # a few thousand times over; maxima of whole slices (as of an image's channels) cost a fraction.
@@ -1502,8 +1502,9 @@ def _outline_distances(difference, mask, view: BoardView, x: float, y: float, r:
     inside = cv2.remap(mask, map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     h, w = mask.shape
     ui, vi = np.round(map_u).astype(int), np.round(map_v).astype(int)
-    on_view = (ui >= 0) & (ui < w) & (vi >= 0) & (vi < h)
-    seen = on_view.all(axis=1) & search[np.clip(vi, 0, h - 1), np.clip(ui, 0, w - 1)].all(axis=1)
+    seen = (ui >= 0) & (ui < w) & (vi >= 0) & (vi < h)  # (on the view, and then where change can be seen)
+    seen &= search[_clamped(vi, h - 1), _clamped(ui, w - 1)]
+    seen = seen[np.arange(len(seen)), seen.argmin(axis=1)]  # a row all True: its first False is none (see _first_marked)
     distances, _ = _rim_distances(profiles, inside)
     return distances, seen
 
@@ -1599,7 +1600,7 @@ def _change_ahead(score, view: BoardView, camera: CameraPosition, x: float, y: f
 
 
 def _disc_coverage(mask, view: BoardView, x: float, y: float, r: float, search=None) -> float:
-    """Share of the disc that changed; only where change can be seen, if most of it can."""
+    """Share of the disc that changed (``mask`` 0 or 1); only where change can be seen, if most of it can."""
     if r <= 0:
         return 0.0
     u, v = view.to_px(x, y)
@@ -1612,13 +1613,16 @@ def _disc_coverage(mask, view: BoardView, x: float, y: float, r: float, search=N
     # broadcast: the same disc as a full grid, without building one (np.ogrid's, at a fraction of its call cost)
     vv, uu = np.arange(v0, v1)[:, None], np.arange(u0, u1)[None, :]
     disc = (uu - u) ** 2 + (vv - v) ** 2 <= rp * rp
-    if not disc.any():
+    pixels = int(np.count_nonzero(disc))  # (counted, not summed: a bool sum is a pass of its own, slower)
+    if not pixels:
         return 0.0
     if search is not None:
         seen = disc & search[v0:v1, u0:u1]
-        if seen.sum() >= 0.5 * disc.sum():
-            disc = seen
-    return float(mask[v0:v1, u0:u1][disc].mean())
+        seen_pixels = int(np.count_nonzero(seen))
+        if seen_pixels >= 0.5 * pixels:
+            disc, pixels = seen, seen_pixels
+    # The mean as numpy takes it: the exact (whole-number) sum over the count, one division.
+    return int(mask[v0:v1, u0:u1][disc].sum()) / pixels
 
 
 def _grow_into_faint_change(mask: np.ndarray, faint: np.ndarray) -> np.ndarray:
@@ -1658,6 +1662,12 @@ def _peaks(distance: np.ndarray, minimum: float, *, separation_px: int) -> list[
     return kept
 
 
+def _clamped(index: np.ndarray, last: int) -> np.ndarray:
+    """Whole numbers (pixel indices) held within 0 to ``last``: ``np.clip``'s answer, at a third of its
+    cost on the small arrays here (its checks and dispatch cost more than the two passes)."""
+    return np.minimum(np.maximum(index, 0), last)
+
+
 def _nonzero(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``np.nonzero`` of a 2-D mask, in the same row-major order: ``cv2.findNonZero`` costs a
     fraction of it on a view that is mostly empty."""
@@ -1688,8 +1698,8 @@ def _front_seeds(mask, view: BoardView, camera: CameraPosition, radius_mm: float
     ax, ay = ax / norm, ay / norm  # away from the camera, board frame
     h, w = mask.shape
     # Facing the camera: one step towards the camera leaves the change.
-    fu = np.clip(np.round(us - ax * 2 * ppm).astype(int), 0, w - 1)
-    fv = np.clip(np.round(vs + ay * 2 * ppm).astype(int), 0, h - 1)
+    fu = _clamped(np.round(us - ax * 2 * ppm).astype(int), w - 1)
+    fv = _clamped(np.round(vs + ay * 2 * ppm).astype(int), h - 1)
     front = mask[fv, fu] == 0
     su = np.round(us[front] + ax[front] * radius_mm * ppm).astype(int)
     sv = np.round(vs[front] - ay[front] * radius_mm * ppm).astype(int)

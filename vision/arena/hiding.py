@@ -197,14 +197,23 @@ def _contact_across_mm(region: np.ndarray, view: BoardView, rect: tuple[float, f
     """How wide (mm), across the line of sight, the stretch of a rectangle's outline is that a
     region comes within ``_TOUCH_MM`` of."""
     x0, y0, x1, y1 = rect
-    outline = np.zeros(region.shape, np.uint8)
     (u0, v0), (u1, v1) = view.to_px(x0, y1), view.to_px(x1, y0)
-    cv2.rectangle(outline, (int(round(u0)) - 1, int(round(v0)) - 1), (int(round(u1)), int(round(v1))), 1, 1)
+    left, top, right, bottom = int(round(u0)) - 1, int(round(v0)) - 1, int(round(u1)), int(round(v1))
     reach = int(math.ceil(_TOUCH_MM * view.px_per_mm))
-    near = cv2.dilate(region.astype(np.uint8), np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
+    # Worked out only round the rectangle (its outline, and ``reach`` round that: all the dilation
+    # reads for the outline's pixels; past the view's edge it read nothing either), not the view.
+    h, w = region.shape
+    rows = slice(max(0, top - reach), min(h, bottom + reach + 1))
+    cols = slice(max(0, left - reach), min(w, right + reach + 1))
+    if rows.start >= rows.stop or cols.start >= cols.stop:
+        return 0.0
+    outline = np.zeros((rows.stop - rows.start, cols.stop - cols.start), np.uint8)
+    cv2.rectangle(outline, (left - cols.start, top - rows.start), (right - cols.start, bottom - rows.start), 1, 1)
+    near = cv2.dilate(region[rows, cols].astype(np.uint8), np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
     vs, us = np.nonzero(near & outline)
     if len(us) == 0:
         return 0.0
+    vs, us = vs + rows.start, us + cols.start
     ax, ay = camera.away((x0 + x1) / 2, (y0 + y1) / 2)
     across = (us * ay + vs * ax) / view.px_per_mm  # (u, v) . (ay, -ax) with v pointing down (-y)
     return float(across.max() - across.min())

@@ -18,8 +18,8 @@ import numpy as np
 from vision.arena.geometry import BoardGeometry
 from vision.arena.registration import Registration, StillMarkers, register
 from vision.arena.settings import ArenaSettings
-from vision.arena.bases import (TOKEN_MAX_MM, Blob, FirmDoubt, HidingDoubt, board_noise, change_mask, find_blobs,
-                                is_clear_base, select_bases)
+from vision.arena.bases import (TOKEN_MAX_MM, Blob, FirmDoubt, HidingDoubt, board_noise, change_mask, changed_window,
+                                find_blobs, is_clear_base, select_bases)
 from vision.arena.hiding import reaches_covered_marker, search_mask as _search_mask
 from vision.arena.pose import CameraPosition, camera_position
 from vision.arena.topdown import BoardView, SmoothView, change_between
@@ -274,14 +274,22 @@ def _fighters_at_covered_markers(bases, mask, view, camera, geometry, markers_fo
     told from the hand's edge either; the marker will show again once the hand is gone."""
     if len(markers_found) >= len(geometry.markers) or not bases:
         return []
-    _, regions = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
+    # The regions are labelled round the change only: past it the mask is empty (see changed_window).
+    mask = mask.astype(np.uint8, copy=False)
+    rows, cols = changed_window(mask, 0)
+    if rows.start == rows.stop:
+        return []  # nothing changed: no base's region reaches anything
+    _, regions = cv2.connectedComponents(mask[rows, cols], connectivity=8)
     doubts = []
     for base in bases:
         u, v = (int(round(c)) for c in view.to_px(*base.peak_mm))  # (its widest point: in its region)
-        label = regions[min(max(v, 0), regions.shape[0] - 1), min(max(u, 0), regions.shape[1] - 1)]
+        v, u = min(max(v, 0), mask.shape[0] - 1) - rows.start, min(max(u, 0), mask.shape[1] - 1) - cols.start
+        label = regions[v, u] if 0 <= v < regions.shape[0] and 0 <= u < regions.shape[1] else 0
         if label == 0:
             continue
-        marker_id = reaches_covered_marker(regions == label, view, geometry, markers_found, camera)
+        region = np.zeros(mask.shape, bool)
+        region[rows, cols] = regions == label
+        marker_id = reaches_covered_marker(region, view, geometry, markers_found, camera)
         if marker_id is not None:
             doubts.append(f"the change at ({base.x_mm:.0f}, {base.y_mm:.0f}) mm runs up to marker {marker_id}, "
                           "which is covered: a hand's edge or a fighter?")
