@@ -442,15 +442,16 @@ class TowerAnalyzer:
         g = g / total
         level = total * (1.0 / 3.0)
         d_light = (r - self._light_rg[0]) ** 2 + (g - self._light_rg[1]) ** 2
-        d_heavy = self._heavy_chroma_distance(r, g) ** 2
+        d_heavy = self._heavy_chroma_distance(r, g)
+        d_heavy *= d_heavy
         light = (d_light < (LIGHT_CHROMA_RADIUS * slack) ** 2) & (level > 0.3 / slack * self._light_level) & (
             level < brightest * self._light_level) & (d_light <= d_heavy)
         heavy = (d_heavy < (HEAVY_CHROMA_RADIUS * slack) ** 2) & (level > 0.15 / slack * self._heavy_level) & (
             level < 2.4 * slack * self._heavy_level)
         return light, heavy
 
-    def _heavy_chroma_distance(self, r, g):
-        """How far a chromaticity (normalised r, g; arrays or floats) is from the heavy wood's hue,
+    def _heavy_chroma_distance(self, r: np.ndarray, g: np.ndarray) -> np.ndarray:
+        """How far chromaticities (normalised r, g; float32 planes) are from the heavy wood's hue,
         counting any hue further along the way from the light wood's through it (more saturated in
         the heavy's own direction) by its distance off that way only.
 
@@ -461,12 +462,16 @@ class TowerAnalyzer:
         learned hue, two thirds of its pixels past the radius, so the vote read a narrow light
         "cube" of its light fringe).  Nothing on a table is taken for heavy wood by this that is
         not redder than heavy wood in its very hue (a red piece already reads heavy); the light
-        wood, the paper, shadows and the fringe (the heavy face blurred into pale paper, which lies
-        between the two woods) are no nearer."""
-        dr, dg = r - self._heavy_rg[0], g - self._heavy_rg[1]
-        along = dr * self._heavy_way[0] + dg * self._heavy_way[1]
-        off_way = np.abs(dg * self._heavy_way[0] - dr * self._heavy_way[1])
-        return np.where(along > 0, off_way, np.hypot(dr, dg))
+        wood, the paper, shadows and the fringe (the heavy face blurred into pale paper, between
+        its hue and grey) are no nearer."""
+        (w_r, w_g), (h_r, h_g) = (float(v) for v in self._heavy_way), (float(v) for v in self._heavy_rg)
+        # Along the way and off it, from the heavy hue (a rotation: their lengths make the distance).
+        # OpenCV's fused calls, as this runs on every frame's view.
+        along = cv2.addWeighted(r, w_r, g, w_g, -(h_r * w_r + h_g * w_g))
+        off_way = cv2.addWeighted(g, w_r, r, -w_g, -(h_g * w_r - h_r * w_g))
+        # Past the heavy hue on the way only the distance off it counts.
+        np.minimum(along, 0.0, out=along)
+        return cv2.magnitude(along, off_way)
 
     def observe(self, frame: np.ndarray, *, view: SideView | None = None, white_idx=None) -> Observation:
         """Side-view masks of one frame (the cheap per-frame step)."""
@@ -1418,7 +1423,7 @@ class TowerAnalyzer:
         b, g, r = (float(v) for v in face.reshape(-1, 3).mean(axis=0))
         total = b + g + r + 1e-3
         rg = np.array([r / total, g / total])
-        d_heavy = float(self._heavy_chroma_distance(rg[0], rg[1]))
+        d_heavy = float(self._heavy_chroma_distance(*(np.full((1, 1), v, np.float32) for v in rg))[0, 0])
         d_light = float(np.linalg.norm(rg - self._light_rg))
         if d_heavy < AVERAGED_COLOUR_MARGIN * d_light and d_heavy < HEAVY_CHROMA_RADIUS:
             return True
