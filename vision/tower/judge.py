@@ -365,6 +365,8 @@ class TowerAnalyzer:
         c_heavy = np.array(settings.heavy_rgb, np.float32)
         self._light_rg = c_light[:2] / c_light.sum()
         self._heavy_rg = c_heavy[:2] / c_heavy.sum()
+        # The way from the light wood's hue through the heavy wood's (``_heavy_chroma_distance``).
+        self._heavy_way = (self._heavy_rg - self._light_rg) / np.linalg.norm(self._heavy_rg - self._light_rg)
         self._light_level = float(c_light.mean() / 255.0)
         # The hue change that marks a cube in front of the background (``_hue_changed``).
         self._hue_step = BACKGROUND_HUE_SHARE * float(np.hypot(*(self._light_rg - 1.0 / 3.0)))
@@ -440,12 +442,36 @@ class TowerAnalyzer:
         g = g / total
         level = total * (1.0 / 3.0)
         d_light = (r - self._light_rg[0]) ** 2 + (g - self._light_rg[1]) ** 2
-        d_heavy = (r - self._heavy_rg[0]) ** 2 + (g - self._heavy_rg[1]) ** 2
+        d_heavy = self._heavy_chroma_distance(r, g)
+        d_heavy *= d_heavy
         light = (d_light < (LIGHT_CHROMA_RADIUS * slack) ** 2) & (level > 0.3 / slack * self._light_level) & (
             level < brightest * self._light_level) & (d_light <= d_heavy)
         heavy = (d_heavy < (HEAVY_CHROMA_RADIUS * slack) ** 2) & (level > 0.15 / slack * self._heavy_level) & (
             level < 2.4 * slack * self._heavy_level)
         return light, heavy
+
+    def _heavy_chroma_distance(self, r: np.ndarray, g: np.ndarray) -> np.ndarray:
+        """How far chromaticities (normalised r, g; float32 planes) are from the heavy wood's hue,
+        counting any hue further along the way from the light wood's through it (more saturated in
+        the heavy's own direction) by its distance off that way only.
+
+        A dark face in a dim room is a few grey levels per channel: the sensor clips its weakest
+        channels (a heavy cube's blue and green) at black, so one frame's pixels scatter from its
+        hue mostly outwards, away from grey and from the light wood, and the face's averaged hue
+        too may sit beyond it (room 690009: a heavy base before pale paper averaged 0.08 beyond the
+        learned hue, two thirds of its pixels past the radius, so the vote read a narrow light
+        "cube" of its light fringe).  Nothing on a table is taken for heavy wood by this that is
+        not redder than heavy wood in its very hue (a red piece already reads heavy); the light
+        wood, the paper, shadows and the fringe (the heavy face blurred into pale paper, between
+        its hue and grey) are no nearer."""
+        (w_r, w_g), (h_r, h_g) = (float(v) for v in self._heavy_way), (float(v) for v in self._heavy_rg)
+        # Along the way and off it, from the heavy hue (a rotation: their lengths make the distance).
+        # OpenCV's fused calls, as this runs on every frame's view.
+        along = cv2.addWeighted(r, w_r, g, w_g, -(h_r * w_r + h_g * w_g))
+        off_way = cv2.addWeighted(g, w_r, r, -w_g, -(h_g * w_r - h_r * w_g))
+        # Past the heavy hue on the way only the distance off it counts.
+        np.minimum(along, 0.0, out=along)
+        return cv2.magnitude(along, off_way)
 
     def observe(self, frame: np.ndarray, *, view: SideView | None = None, white_idx=None) -> Observation:
         """Side-view masks of one frame (the cheap per-frame step)."""
@@ -1441,7 +1467,7 @@ class TowerAnalyzer:
         b, g, r = (float(v) for v in face.reshape(-1, 3).mean(axis=0))
         total = b + g + r + 1e-3
         rg = np.array([r / total, g / total])
-        d_heavy = float(np.linalg.norm(rg - self._heavy_rg))
+        d_heavy = float(self._heavy_chroma_distance(*(np.full((1, 1), v, np.float32) for v in rg))[0, 0])
         d_light = float(np.linalg.norm(rg - self._light_rg))
         if d_heavy < AVERAGED_COLOUR_MARGIN * d_light and d_heavy < HEAVY_CHROMA_RADIUS:
             return True
