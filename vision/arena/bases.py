@@ -804,31 +804,67 @@ def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSe
 
 
 def _figure_is_a_base_behind(blob: Blob, discs, camera: CameraPosition, settings: ArenaSettings) -> bool:
-    """Is the change where the disc's figure should show (it was taken by its figure) another
-    base's, standing right behind it on its line away from the camera?
+    """Is the change where the disc's figure should show (it was taken by its figure, or, seen
+    from so high that a figure stays over its base, by its standing up) another base's, standing
+    right behind it on its line away from the camera?
 
     A figure stands on its own base; change that shows there may be the base of a fighter behind
     (two tokens lying one over the other in front of a fighter, seen from 40-45 degrees): what
     stands on this disc, if anything, cannot be told from it, so it is no fighter by its figure.
+    Seen from high above, a disc "stands up" when the change runs on past its flat top's reach: a
+    token resting on it off its centre runs on up to ``_resting_token_reach``, and a base starting
+    within that reach carries the change on from there (a vivid token resting 5-11 mm off a faint
+    one, a fighter's base 0.5 mm behind it, 55-80 degrees up). Its standing up then shows nothing
+    of its own, and its size alone (without the checks a disc not standing up gets) settles nothing.
     """
-    if blob.figure not in (Evidence.YES, Evidence.PARTIAL):
+    if blob.figure is Evidence.UNKNOWN and blob.stands_up:
+        reach = _resting_token_reach(camera, blob.x_mm, blob.y_mm)
+    elif blob.figure in (Evidence.YES, Evidence.PARTIAL):
+        # Plain evidence: a base whose rim starts where this disc's own flat top could still show (so
+        # nothing breaks off between them); partial evidence: where the change rising after a gap starts.
+        reach = _flat_top_reach(camera, blob.x_mm, blob.y_mm) if blob.figure is Evidence.YES else _RISE_GAP_MM
+    else:
         return False
-    # Plain evidence: a base whose rim starts where this disc's own flat top could still show (so
-    # nothing breaks off between them); partial evidence: where the change rising after a gap starts.
-    flat_top = _flat_top_reach(camera, blob.x_mm, blob.y_mm)
-    reach = flat_top if blob.figure is Evidence.YES else _RISE_GAP_MM
     ax, ay = camera.away(blob.x_mm, blob.y_mm)
     for other in discs:
-        # A clear, solid base but for the change in front of it (this disc), not a figure fitted as a
-        # disc (its own, or a ring round it).
-        if (other is blob or _overlapping(blob, other) or other.coverage < MIN_BASE_COVERAGE
-                or not is_clear_base(replace(other, ahead=0.0), settings)):
+        if other is blob or _overlapping(blob, other):
+            continue
+        if blob.figure is Evidence.UNKNOWN:
+            other = _base_carrying_change_on(other, settings)
+            if other is None or _overlapping(blob, other):
+                continue
+        elif other.coverage < MIN_BASE_COVERAGE or not is_clear_base(replace(other, ahead=0.0), settings):
+            # A clear, solid base but for the change in front of it (this disc), not a figure fitted as a
+            # disc (its own, or a ring round it).
             continue
         dx, dy = other.x_mm - blob.x_mm, other.y_mm - blob.y_mm
         along, lateral = dx * ax + dy * ay, abs(dx * ay - dy * ax)
         if lateral < other.radius_mm + _FIGURE_LEAN_MM and 0 < along < other.radius_mm + blob.radius_mm + reach:
             return True
     return False
+
+
+def _base_carrying_change_on(other: Blob, settings: ArenaSettings) -> Blob | None:
+    """The base ``other`` stands for, if its change runs on from its near rim as a base's own (the
+    circle it stands on), or None: what can make a disc in front of it "stand up" from high above.
+
+    A clear base (but for change in front of it) changed all over, one step from the board to its
+    rim: its near rim carries the change on. Not a disc whose rim steps down to a fainter ring round
+    a stronger middle (``tiered``): that is a figure's foot on a base close to the board's colour, or
+    the faint ring of one; the base's faint front may not be in the change mask at all, so it carries
+    nothing on, and what runs on to it from the disc in front is that disc's own (spec scene 70034: a
+    fighter on S5 seen from 53 degrees, its figure leaning 18 mm on to the faint-ringed foot of a
+    fighter behind it, ``tiered`` 0.88, measured 24.0 mm on OpenCV 5 and 24.6 mm on 4.11, either side
+    of the clear base's size cut: the ring, not the size, decides). A fighter seen by its base's faint
+    ring (the thirtieth pass) stands at that ring, a crisp base-sized outline wherever its figure's
+    disc was fitted: its figure, over its base from high above, carries the change on there.
+    """
+    if other.base_ring is not None and classify(other, settings) is Kind.FIGHTER:
+        return _placed_by_its_ring(other)
+    if (other.coverage < MIN_BASE_COVERAGE or other.tiered >= MAX_TOKEN_TIERED
+            or not is_clear_base(replace(other, ahead=0.0), settings)):
+        return None
+    return other
 
 
 def _more_of_it_in_front(blob: Blob, discs, camera: CameraPosition) -> bool:
