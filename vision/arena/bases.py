@@ -257,6 +257,10 @@ class Blob:
     #: ``_faint_base_ring``): the circle (x_mm, y_mm, radius_mm) its faint ring's outline fits, or None
     #: (not measured, or no such ring). Measured only on token-sized discs ``_may_stand_in_a_base`` names.
     base_ring: tuple | None = None
+    #: A token-sized disc seen from high above that would be a token by size alone, round which a
+    #: fainter ring wider than any token shows (see ``_faint_ring_round_a_top``): a figure's top over
+    #: a base close to the board's colour, or something else; never a token. Measured only on such discs.
+    wide_faint_ring: bool = False
     #: Board mm of the changed points in the band in front of the rim, and how many were looked at.
     ahead_points: tuple = field(default=(), compare=False, repr=False)
     ahead_looked: int = field(default=0, compare=False, repr=False)
@@ -475,6 +479,10 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                     ahead_points=ahead_points, ahead_looked=looked)
         if _may_stand_in_a_base(blob, settings):
             blob = replace(blob, base_ring=faint_ring.round(mask, view, camera, x, y, r, settings))
+        elif figure is Evidence.UNKNOWN and classify(blob, settings) is Kind.TOKEN:
+            # Size alone calls it a token: seen from this high a figure's top is a disc like one
+            # (fresh 480197: a 14 mm pale figure over a base close to the board's colour).
+            blob = replace(blob, wide_faint_ring=faint_ring.wider_than_a_token(mask, view, camera, x, y, r, settings))
         blobs.append(blob)
     return blobs
 
@@ -544,6 +552,8 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.UNSURE
         if _wider_than_a_token(blob):
             return Kind.UNSURE  # a base the board's colour in part, fitted small on its vivid part?
+        if blob.wide_faint_ring:
+            return Kind.UNSURE  # a faint ring wider than any token round it: a figure's top over its base?
         return Kind.TOKEN
     if blob.figure is Evidence.YES and blob.ahead > MAX_CHANGE_AHEAD:
         return Kind.UNSURE  # a figure's head, its own base nearer the camera, is no base
@@ -1310,12 +1320,20 @@ class _FaintRingCheck:
         self._smooth: np.ndarray | None = None
         self._quiet = 0.0
 
-    def round(self, mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
-              settings: ArenaSettings) -> tuple | None:
+    def _prepare(self) -> None:
         if self._smooth is None:
             self._smooth = cv2.blur(self._unshaded, (3, 3))  # a ring a few px wide stands out of the noise
             self._quiet = max(_MIN_RING_SCORE, _RING_OVER_NOISE * _noise_level(self._smooth, self._search))
+
+    def round(self, mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
+              settings: ArenaSettings) -> tuple | None:
+        self._prepare()
         return _faint_base_ring(self._smooth, self._quiet, mask, view, camera, x, y, r, settings)
+
+    def wider_than_a_token(self, mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
+                           settings: ArenaSettings) -> bool:
+        self._prepare()
+        return _faint_ring_round_a_top(self._smooth, self._quiet, mask, view, camera, x, y, r, settings)
 
 
 def _faint_base_ring(smooth, quiet: float, mask, view: BoardView, camera: CameraPosition, x: float, y: float,
@@ -1339,6 +1357,41 @@ def _faint_base_ring(smooth, quiet: float, mask, view: BoardView, camera: Camera
     (a faint lower token's ring is at most 22 mm, the size that fit measures), is that wide, and two
     or more faint tokens make no round outline that wide. Its centre is that base's centre.
     """
+    circle = _faint_ring(smooth, quiet, mask, view, camera, x, y)
+    if circle is None:
+        return None
+    cx, cy, radius, rms = circle
+    if rms > CRISP_RIM_MM or not _size_cut(settings) + SIZE_MARGIN_MM <= 2 * radius <= settings.base_mm + CLEAR_BASE_SLACK_MM:
+        return None
+    return float(cx), float(cy), float(radius)
+
+
+def _faint_ring_round_a_top(smooth, quiet: float, mask, view: BoardView, camera: CameraPosition, x: float, y: float,
+                            r: float, settings: ArenaSettings) -> bool:
+    """Is there a fainter ring round the token-sized disc at (x, y), fitting a disc wider than any
+    token, a base's size or more (see ``_faint_ring``)? Asked of discs seen from high above that size
+    alone would call tokens.
+
+    Seen from high above, a figure over a base close to the board's colour shows as its pale top (or
+    shoulders), a disc a token's size, with little of its body and nothing behind it (fresh 480197: a
+    14 mm figure 31 mm tall seen from 69 degrees, fitted 15.4 mm, crisp, solid, its far outline only
+    2.3 mm past its rim); the base shows only as a faint plateau round it, under the change mask's
+    faint level. The ring measured there fits 30.7 mm for a 27 mm base, centred 0.5 mm from it (on a
+    board this noisy, the half-level outline of so faint a plateau lies out in the noise), too wide
+    for ``_faint_base_ring`` to place a fighter by it. What it shows no token can: a lone token's
+    outermost plateau is its own top, its outline one step; a faint lower token's ring under one
+    resting on it is a token's size. Not enough to place a fighter by, but never a token: unsure.
+    The circle needs only to be a disc's rim (``MAX_RIM_ERROR_MM``): this makes doubts, not fighters.
+    """
+    circle = _faint_ring(smooth, quiet, mask, view, camera, x, y)
+    return (circle is not None and circle[3] <= MAX_RIM_ERROR_MM
+            and 2 * circle[2] >= _size_cut(settings) + SIZE_MARGIN_MM)
+
+
+def _faint_ring(smooth, quiet: float, mask, view: BoardView, camera: CameraPosition, x: float, y: float) -> tuple | None:
+    """The circle (x_mm, y_mm, radius_mm, rms) that the outline of a fainter ring round the disc at (x, y)
+    fits, over the arc facing the camera (see ``_faint_base_ring``): found on most rays, a fainter step
+    round something stronger on most of those, and round the disc (its centre well inside). Else None."""
     ax, ay = camera.away(x, y)
     angles = math.atan2(-ay, -ax) + _BASE_RING_ARC
     steps = np.arange(0, _BASE_RING_RAY_MM, _RAY_STEP_MM)
@@ -1360,12 +1413,10 @@ def _faint_base_ring(smooth, quiet: float, mask, view: BoardView, camera: Camera
                              found[None])[0]
     if circle is None:
         return None
-    cx, cy, radius, rms = circle
-    if rms > CRISP_RIM_MM or not _size_cut(settings) + SIZE_MARGIN_MM <= 2 * radius <= settings.base_mm + CLEAR_BASE_SLACK_MM:
-        return None
+    cx, cy, radius, _ = circle
     if math.hypot(cx - x, cy - y) > radius - _BASE_RING_INSIDE_MM:
         return None  # not round this disc
-    return float(cx), float(cy), float(radius)
+    return circle
 
 
 def _base_rim_level(score, regions, own_region: int, view: BoardView, camera: CameraPosition, x: float, y: float,
