@@ -124,6 +124,9 @@ _RING_WIDTH_MM = 0.75
 _BASE_RING_RAY_MM = 24.0
 _BASE_RING_ARC = np.radians(np.linspace(-90, 90, 19))
 _BASE_RING_FOUND = 2 / 3
+#: A fainter ring wider than any token round a disc that size alone calls a token makes it unsure, not
+#: a fighter (see ``_faint_ring_round_a_top``): found on at least this share of the rays is enough.
+_WIDE_RING_FOUND = 1 / 2
 #: The disc's centre lies this far (mm) or more inside the ring: the ring is round it.
 _BASE_RING_INSIDE_MM = 3.0
 #: A figure may lean this far (mm) off its base's centre, or stand a little off it.
@@ -257,6 +260,10 @@ class Blob:
     #: ``_faint_base_ring``): the circle (x_mm, y_mm, radius_mm) its faint ring's outline fits, or None
     #: (not measured, or no such ring). Measured only on token-sized discs ``_may_stand_in_a_base`` names.
     base_ring: tuple | None = None
+    #: A token-sized disc seen from high above that would be a token by size alone, round which a
+    #: fainter ring wider than any token shows (see ``_faint_ring_round_a_top``): a figure's top over
+    #: a base close to the board's colour, or something else; never a token. Measured only on such discs.
+    wide_faint_ring: bool = False
     #: Board mm of the changed points in the band in front of the rim, and how many were looked at.
     ahead_points: tuple = field(default=(), compare=False, repr=False)
     ahead_looked: int = field(default=0, compare=False, repr=False)
@@ -475,6 +482,10 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                     ahead_points=ahead_points, ahead_looked=looked)
         if _may_stand_in_a_base(blob, settings):
             blob = replace(blob, base_ring=faint_ring.round(mask, view, camera, x, y, r, settings))
+        elif figure is Evidence.UNKNOWN and classify(blob, settings) is Kind.TOKEN:
+            # Size alone calls it a token: seen from this high a figure's top is a disc like one
+            # (fresh 480197: a 14 mm pale figure over a base close to the board's colour).
+            blob = replace(blob, wide_faint_ring=faint_ring.wider_than_a_token(mask, view, camera, x, y, r, settings))
         blobs.append(blob)
     return blobs
 
@@ -544,6 +555,8 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.UNSURE
         if _wider_than_a_token(blob):
             return Kind.UNSURE  # a base the board's colour in part, fitted small on its vivid part?
+        if blob.wide_faint_ring:
+            return Kind.UNSURE  # a faint ring wider than any token round it: a figure's top over its base?
         return Kind.TOKEN
     if blob.figure is Evidence.YES and blob.ahead > MAX_CHANGE_AHEAD:
         return Kind.UNSURE  # a figure's head, its own base nearer the camera, is no base
@@ -1346,12 +1359,20 @@ class _FaintRingCheck:
         self._smooth: np.ndarray | None = None
         self._quiet = 0.0
 
-    def round(self, mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
-              settings: ArenaSettings) -> tuple | None:
+    def _prepare(self) -> None:
         if self._smooth is None:
             self._smooth = cv2.blur(self._unshaded, (3, 3))  # a ring a few px wide stands out of the noise
             self._quiet = max(_MIN_RING_SCORE, _RING_OVER_NOISE * _noise_level(self._smooth, self._search))
+
+    def round(self, mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
+              settings: ArenaSettings) -> tuple | None:
+        self._prepare()
         return _faint_base_ring(self._smooth, self._quiet, mask, view, camera, x, y, r, settings)
+
+    def wider_than_a_token(self, mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
+                           settings: ArenaSettings) -> bool:
+        self._prepare()
+        return _faint_ring_round_a_top(self._smooth, self._quiet, mask, view, camera, x, y, r, settings)
 
 
 def _faint_base_ring(smooth, quiet: float, mask, view: BoardView, camera: CameraPosition, x: float, y: float,
@@ -1375,6 +1396,45 @@ def _faint_base_ring(smooth, quiet: float, mask, view: BoardView, camera: Camera
     (a faint lower token's ring is at most 22 mm, the size that fit measures), is that wide, and two
     or more faint tokens make no round outline that wide. Its centre is that base's centre.
     """
+    circle = _faint_ring(smooth, quiet, mask, view, camera, x, y)
+    if circle is None:
+        return None
+    cx, cy, radius, rms = circle
+    if rms > CRISP_RIM_MM or not _size_cut(settings) + SIZE_MARGIN_MM <= 2 * radius <= settings.base_mm + CLEAR_BASE_SLACK_MM:
+        return None
+    return float(cx), float(cy), float(radius)
+
+
+def _faint_ring_round_a_top(smooth, quiet: float, mask, view: BoardView, camera: CameraPosition, x: float, y: float,
+                            r: float, settings: ArenaSettings) -> bool:
+    """Is there a fainter ring round the token-sized disc at (x, y), fitting a disc wider than any
+    token, a base's size or more (see ``_faint_ring``)? Asked of discs seen from high above that size
+    alone would call tokens.
+
+    Seen from high above, a figure over a base close to the board's colour shows as its pale top (or
+    shoulders), a disc a token's size, with little of its body and nothing behind it (fresh 480197: a
+    14 mm figure 31 mm tall seen from 69 degrees, fitted 15.4 mm, crisp, solid, its far outline only
+    2.3 mm past its rim); the base shows only as a faint plateau round it, under the change mask's
+    faint level. The ring measured there fits 30.7 mm for a 27 mm base, centred 0.5 mm from it (on a
+    board this noisy, the half-level outline of so faint a plateau lies out in the noise), too wide
+    for ``_faint_base_ring`` to place a fighter by it. What it shows no token can: a lone token's
+    outermost plateau is its own top, its outline one step; a faint lower token's ring under one
+    resting on it is a token's size. Not enough to place a fighter by, but never a token: unsure.
+    This makes doubts, not fighters, so it asks less than ``_faint_base_ring``: the ring found on half
+    the rays (480197's on 13 of 19 here, 12 on numpy 1.24 + OpenCV 4.11, where 2/3 are asked to place a
+    base), its outline a disc's rim (``MAX_RIM_ERROR_MM``), still a fainter step on most rays.
+    """
+    circle = _faint_ring(smooth, quiet, mask, view, camera, x, y, found_share=_WIDE_RING_FOUND)
+    return (circle is not None and circle[3] <= MAX_RIM_ERROR_MM
+            and 2 * circle[2] >= _size_cut(settings) + SIZE_MARGIN_MM)
+
+
+def _faint_ring(smooth, quiet: float, mask, view: BoardView, camera: CameraPosition, x: float, y: float,
+               found_share: float = _BASE_RING_FOUND) -> tuple | None:
+    """The circle (x_mm, y_mm, radius_mm, rms) that the outline of a fainter ring round the disc at (x, y)
+    fits, over the arc facing the camera (see ``_faint_base_ring``): found on at least ``found_share`` of
+    the rays, a fainter step round something stronger on most of those, and round the disc (its centre
+    well inside). Else None."""
     ax, ay = camera.away(x, y)
     angles = math.atan2(-ay, -ax) + _BASE_RING_ARC
     steps = np.arange(0, _BASE_RING_RAY_MM, _RAY_STEP_MM)
@@ -1387,7 +1447,7 @@ def _faint_base_ring(smooth, quiet: float, mask, view: BoardView, camera: Camera
     # In the rim fit's units: its quiet end (where the blur tail dies out) is here the board's noise.
     distances, stepped = _rim_distances(profiles * np.float32(_QUIET_DIFFERENCE / quiet), inside)
     found = np.isfinite(distances)
-    if found.sum() < _BASE_RING_FOUND * len(angles):
+    if found.sum() < found_share * len(angles):
         return None
     if (stepped & found).sum() < MIN_RING_FROM_ABOVE_TIERED * found.sum():
         return None  # on most rays the outline is the disc's own: a token's, or its shade's
@@ -1396,12 +1456,10 @@ def _faint_base_ring(smooth, quiet: float, mask, view: BoardView, camera: Camera
                              found[None])[0]
     if circle is None:
         return None
-    cx, cy, radius, rms = circle
-    if rms > CRISP_RIM_MM or not _size_cut(settings) + SIZE_MARGIN_MM <= 2 * radius <= settings.base_mm + CLEAR_BASE_SLACK_MM:
-        return None
+    cx, cy, radius, _ = circle
     if math.hypot(cx - x, cy - y) > radius - _BASE_RING_INSIDE_MM:
         return None  # not round this disc
-    return float(cx), float(cy), float(radius)
+    return circle
 
 
 def _base_rim_level(score, regions, own_region: int, view: BoardView, camera: CameraPosition, x: float, y: float,
