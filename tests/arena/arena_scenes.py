@@ -112,3 +112,28 @@ def watcher_read(watcher, image, t):
 def read_spaces(result):
     """The spaces a watcher result puts the fighters on, sorted."""
     return sorted(f.space for f in result.positions.values())
+
+
+def away_from_camera(pose: CameraPose, x: float, y: float) -> tuple[float, float]:
+    """Unit vector on the board away from the camera at (x, y), from the pose (camera in front, at its azimuth)."""
+    ground = pose.distance_mm * math.cos(math.radians(pose.elevation_deg))
+    cx = ground * math.sin(math.radians(pose.azimuth_deg))
+    cy = -ground * math.cos(math.radians(pose.azimuth_deg))
+    d = math.hypot(x - cx, y - cy)
+    return (x - cx) / d, (y - cy) / d
+
+
+def token_in_front_of_a_fighter(geometry: BoardGeometry, elevation: float, azimuth: float, size: float, base_bgr):
+    """A vivid token on S6 and, right behind it on its line away from the camera (0.5 mm apart), a
+    fighter (27 mm base, 40 mm figure): seen from low, the token stands up by that figure (the
+    thirty-seventh pass's built scenes). Returns (live image, reference image, the token, truth)."""
+    pose = CameraPose(distance_mm=450, elevation_deg=elevation, azimuth_deg=azimuth)
+    lying = Token(40.0, -4.0, size, 3.0, (200, 40, 180))
+    ax, ay = away_from_camera(pose, lying.x_mm, lying.y_mm)
+    reach = size / 2 + 13.5 + 0.5
+    fighter = Miniature(lying.x_mm + ax * reach, lying.y_mm + ay * reach, base_mm=27.0, base_bgr=base_bgr,
+                        figure_bgr=(90, 160, 90), figure_height_mm=40.0, figure_width_mm=18.0)
+    truth = tuple(s for s in [geometry.space_at(fighter.x_mm, fighter.y_mm)] if s)
+    live = render(scene(pose, minis=(fighter,), tokens=(lying,)), geometry)
+    reference = render(scene(pose, seed=99), geometry)
+    return live, reference, lying, truth

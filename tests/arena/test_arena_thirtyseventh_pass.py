@@ -18,38 +18,13 @@ import math
 
 import pytest
 
-from arena_scenes import BOARD, line_9, render, scene, spec_scene
+from arena_scenes import BOARD, line_9, spec_scene, token_in_front_of_a_fighter
 from vision.arena import read_arena
 from vision.arena.bases import Blob, Evidence, Kind, classify
 from vision.arena.settings import ArenaSettings
-from vision.synth.arena_scene import CameraPose, Miniature, Token
 
 GEOMETRY = line_9()
 SETTINGS = ArenaSettings()
-
-
-def _away(pose: CameraPose, x: float, y: float) -> tuple[float, float]:
-    """Unit vector on the board away from the camera at (x, y), from the pose (camera in front, at its azimuth)."""
-    ground = pose.distance_mm * math.cos(math.radians(pose.elevation_deg))
-    cx = ground * math.sin(math.radians(pose.azimuth_deg))
-    cy = -ground * math.cos(math.radians(pose.azimuth_deg))
-    d = math.hypot(x - cx, y - cy)
-    return (x - cx) / d, (y - cy) / d
-
-
-def _token_in_front_of_a_fighter(elevation: float, azimuth: float, size: float, base_bgr):
-    """A vivid token on S6 and, right behind it on its line away from the camera (0.5 mm apart), a
-    fighter (27 mm base, 40 mm figure): seen from low, the token stands up by that figure."""
-    pose = CameraPose(distance_mm=450, elevation_deg=elevation, azimuth_deg=azimuth)
-    token = Token(40.0, -4.0, size, 3.0, (200, 40, 180))
-    ax, ay = _away(pose, token.x_mm, token.y_mm)
-    reach = size / 2 + 13.5 + 0.5
-    fighter = Miniature(token.x_mm + ax * reach, token.y_mm + ay * reach, base_mm=27.0, base_bgr=base_bgr,
-                        figure_bgr=(90, 160, 90), figure_height_mm=40.0, figure_width_mm=18.0)
-    truth = tuple(s for s in [GEOMETRY.space_at(fighter.x_mm, fighter.y_mm)] if s)
-    live = render(scene(pose, minis=(fighter,), tokens=(token,)), GEOMETRY)
-    reference = render(scene(pose, seed=99), GEOMETRY)
-    return live, reference, token, truth
 
 
 @pytest.mark.parametrize("size", [22.0, 18.0])
@@ -59,7 +34,7 @@ def test_a_token_in_front_of_a_fighter_on_a_board_coloured_base_is_never_a_fight
     # Its disc measures as 450010's fighter does (17.9-22.2 mm, crisp, solid, the figure plainly behind
     # it, standing up, not apart); with the rule tried, 9 of these 12 read S6 ok where S6 is empty.
     # Read without the count (the offline reader's case; with it, see the module's docstring).
-    live, reference, token, truth = _token_in_front_of_a_fighter(elevation, azimuth, size, BOARD)
+    live, reference, token, truth = token_in_front_of_a_fighter(GEOMETRY, elevation, azimuth, size, BOARD)
     reading = read_arena(live, reference, GEOMETRY, annotate=False)
     at_token = [f.board_mm for f in reading.fighters
                 if math.hypot(f.board_mm[0] - token.x_mm, f.board_mm[1] - token.y_mm) < token.diameter_mm / 2]

@@ -131,6 +131,9 @@ _WIDE_RING_FOUND = 1 / 2
 _BASE_RING_INSIDE_MM = 3.0
 #: A figure may lean this far (mm) off its base's centre, or stand a little off it.
 _FIGURE_LEAN_MM = 3.0
+#: How far (mm) behind a token's rim the centre of a base touching it lies: the spec's bases (25-28 mm)
+#: and half a mm of contact slack (see ``_fighter_behind_on_another_space``).
+_BEHIND_BASE_RADII_MM = (12.5, 13.25, 14.0, 14.5)
 #: A figure rising out of a base's far rim: the change behind the disc may pause this long (mm,
 #: a figure's lower body close to the board's colour) and must then run on this far (mm).
 _RISE_GAP_MM = 14.0
@@ -1009,6 +1012,8 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
             continue  # the same thing fitted again, or part of a taken fighter
         if _on_figure_line(blob, standing, camera):
             continue  # the top of a candidate's own figure
+        if not base_like and _fighter_behind_on_another_space(blob, geometry, camera, settings):
+            return []  # its own foot, or a token's in front of the fighter: which space it is on cannot be told
         standing.append(blob if base_like else replace(blob, figure_only=True))
     # A top that is no part of a fighter taken (a base or a stand-in: on it or its figure line) stands
     # somewhere unplaced. Then which of them all is the fighter missing cannot be told (220583: two
@@ -1017,6 +1022,32 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
              if not _explained(top, bases, camera) and not _on_figure_line(top, standing, camera)
              and not _near_any(top, bases + standing)]
     return standing if len(standing) == missing and not apart else []
+
+
+def _fighter_behind_on_another_space(blob: Blob, geometry: BoardGeometry, camera: CameraPosition,
+                                     settings: ArenaSettings) -> bool:
+    """Could a token-sized standing disc be a token lying in front of the missing fighter, whose base
+    (the board's colour, unseen) touches it from behind on a space other than the disc's own?
+
+    A flat token changes the view as this disc does; what makes it stand up may be the figure of a
+    fighter right behind it, on its line away from the camera, whose base does not change the view.
+    Seen from low (36-44 degrees), a 15-22 mm token lying so measures as a fighter's base fitted
+    token-sized does (crisp, solid, one step, the figure plainly behind it, standing up, nothing
+    ahead: the thirty-seventh pass's built scenes and seed 450010). The count says a fighter is there,
+    not which of the two places it stands on: where they lie on different spaces (or one on none),
+    the stand-in would guess. The places behind: the disc's radius, a spec base's radius (25-28 mm)
+    and the contact's slack along that line, and a figure's lean either side of it.
+    """
+    if blob.diameter_mm > _size_cut(settings) - SIZE_MARGIN_MM:
+        return False  # no token is this wide
+    own = geometry.space_at(blob.x_mm, blob.y_mm)
+    ax, ay = camera.away(blob.x_mm, blob.y_mm)
+    for along in (blob.radius_mm + radius for radius in _BEHIND_BASE_RADII_MM):
+        for side in (-_FIGURE_LEAN_MM, 0.0, _FIGURE_LEAN_MM):
+            x, y = blob.x_mm + ax * along - ay * side, blob.y_mm + ay * along + ax * side
+            if geometry.space_at(x, y) != own:
+                return True
+    return False
 
 
 def _near_any(blob: Blob, fighters: list[Blob]) -> bool:
