@@ -22,9 +22,9 @@ def test_a_legal_tower_leaving_the_top_of_the_picture_is_not_failed(tower_scene,
     assert analyzer.view.off_frame(scene.frames[0].shape)[0].any()
     v = judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
     assert v.verdict is not Verdict.FAIL, v
-    # It cannot see the tower's top, so cannot count its cubes: uncertain on the count (the
-    # thirtieth pass: a column cut by the frame, not a hand; before it, the reason was a hand).
-    assert v.verdict is Verdict.UNCERTAIN and v.reasons == [Reason.CUBE_COUNT], v
+    # It cannot see the tower's top, so cannot count its cubes, nor rule out a hand there:
+    # uncertain on the count and a hand (the thirtieth pass; before it, the reason was a hand).
+    assert v.verdict is Verdict.UNCERTAIN and v.reasons == [Reason.CUBE_COUNT, Reason.HAND], v
 
 
 def test_the_side_view_knows_where_it_runs_off_the_frame(tower_scene):

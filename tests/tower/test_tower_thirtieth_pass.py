@@ -3,7 +3,9 @@
 referee to look for a hand that is not there.  A hand comes in across the picture's edge wider than
 a cube column (a palm, a finger beside a cube); a tower tall enough to leave the picture is a column
 of single cubes, cube-coloured, continuous from the table up to the cut, and still.  Such a tower
-is still "uncertain" (its top cubes cannot be counted), with the reason ``cube_count``."""
+is still "uncertain" (its top cubes cannot be counted), with the reason ``cube_count`` -- and
+``hand`` with it: a fingertip on the top cube, coming in past the same edge, is as narrow and as
+light as the column (hand_top 730011, 730020), so the view cannot rule a hand out."""
 
 import dataclasses
 
@@ -69,13 +71,13 @@ def cut_scene(tower_scene, monkeypatch):
     return analyzer, scene
 
 
-def test_a_column_cut_by_the_top_edge_is_uncertain_on_the_count_not_on_a_hand(cut_scene):
+def test_a_column_cut_by_the_top_edge_is_uncertain_on_the_count_and_a_hand(cut_scene):
     analyzer, scene = cut_scene
     obs = _painted(analyzer, scene, column_top_mm=analyzer.view.z_range[1])
     # The hand search takes the column's top, smeared up the view past the frame, for a hand.
     assert obs.hand.any() and obs.hand_at_frame_edge
     verdict = analyzer.judge([obs])
-    assert verdict.verdict is Verdict.UNCERTAIN and verdict.reasons == [Reason.CUBE_COUNT], verdict
+    assert verdict.verdict is Verdict.UNCERTAIN and verdict.reasons == [Reason.CUBE_COUNT, Reason.HAND], verdict
 
 
 @pytest.mark.parametrize("z0, x0, x1", [(60.0, -30.0, 30.0), (50.0, 5.0, 22.0)], ids=["palm over the cut", "finger beside"])
@@ -104,4 +106,18 @@ def test_a_hand_coming_in_across_the_picture_s_edge_still_fails(cut_scene):
 def test_the_tall_stand_towers_leaving_the_picture_are_uncertain_on_the_count(tower_scene, seed, options):
     scene = tower_scene("stand", seed, **options)
     verdict = judge_scene(scene)
-    assert verdict.verdict is Verdict.UNCERTAIN and verdict.reasons == [Reason.CUBE_COUNT], verdict
+    assert verdict.verdict is Verdict.UNCERTAIN and verdict.reasons == [Reason.CUBE_COUNT, Reason.HAND], verdict
+
+
+# Seed 730011 of the accuracy bench (`random_scene("hand_top", ...)`): a fingertip on the top of a
+# 3 heavy + 5 light column, coming in past the picture's top edge, as narrow as a cube and light.
+HAND_TOP_730011 = dict(heavy=3, light=5, frames=5, dim=False, nudge_px=3.4238105875434224,
+                       exposure_drift=0.032564710014886346, off_spot_mm=10.318000285197117, distractors=7,
+                       noise=1.3166474233514123, pile=False, near=0.21543853583587771)
+
+
+def test_a_fingertip_on_the_top_of_a_column_leaving_the_picture_keeps_the_hand(tower_scene):
+    scene = tower_scene("hand_top", 730011, **HAND_TOP_730011)
+    verdict = judge_scene(scene)
+    assert verdict.verdict is not Verdict.PASS, verdict
+    assert Reason.HAND in verdict.reasons, verdict
