@@ -127,6 +127,12 @@ _BASE_RING_FOUND = 2 / 3
 #: A fainter ring wider than any token round a disc that size alone calls a token makes it unsure, not
 #: a fighter (see ``_faint_ring_round_a_top``): found on at least this share of the rays is enough.
 _WIDE_RING_FOUND = 1 / 2
+#: A single edge's change falls off outside its half level as fast as it rises inside (the blur is
+#: symmetric): a disc whose change runs on this much (mm) longer outside than it rises inside, on most
+#: rays facing the camera, has something faint and wider round it (see ``_fades_slower_than_it_rises``).
+#: Tokens measure at most 0.5 mm (485000-485299, touching tokens), 485025's figure top 1.75 mm.
+_SKIRT_MM = 1.0
+_SKIRT_STEP_MM = 0.25
 #: The disc's centre lies this far (mm) or more inside the ring: the ring is round it.
 _BASE_RING_INSIDE_MM = 3.0
 #: A figure may lean this far (mm) off its base's centre, or stand a little off it.
@@ -267,6 +273,10 @@ class Blob:
     #: fainter ring wider than any token shows (see ``_faint_ring_round_a_top``): a figure's top over
     #: a base close to the board's colour, or something else; never a token. Measured only on such discs.
     wide_faint_ring: bool = False
+    #: Such a disc whose change fades out past its rim slower than it rises inside, on most rays facing
+    #: the camera (see ``_fades_slower_than_it_rises``): something faint and wider lies round it, too
+    #: faint to make a ring; never a token. Measured only on such discs with no wide faint ring.
+    faint_skirt: bool = False
     #: Board mm of the changed points in the band in front of the rim, and how many were looked at.
     ahead_points: tuple = field(default=(), compare=False, repr=False)
     ahead_looked: int = field(default=0, compare=False, repr=False)
@@ -489,6 +499,10 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
             # Size alone calls it a token: seen from this high a figure's top is a disc like one
             # (fresh 480197: a 14 mm pale figure over a base close to the board's colour).
             blob = replace(blob, wide_faint_ring=faint_ring.wider_than_a_token(mask, view, camera, x, y, r, settings))
+            if not blob.wide_faint_ring:
+                # Too faint even for a ring (fresh 485025: a 20 mm figure's shoulders over a base the
+                # board's red): its change still fades out slower than a lone edge's.
+                blob = replace(blob, faint_skirt=faint_ring.fades_slower_than_it_rises(view, camera, x, y, r))
         blobs.append(blob)
     return blobs
 
@@ -560,6 +574,8 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.UNSURE  # a base the board's colour in part, fitted small on its vivid part?
         if blob.wide_faint_ring:
             return Kind.UNSURE  # a faint ring wider than any token round it: a figure's top over its base?
+        if blob.faint_skirt:
+            return Kind.UNSURE  # something faint and wider round it, too faint for a ring: a base?
         return Kind.TOKEN
     if blob.figure is Evidence.YES and blob.ahead > MAX_CHANGE_AHEAD:
         return Kind.UNSURE  # a figure's head, its own base nearer the camera, is no base
@@ -1405,6 +1421,10 @@ class _FaintRingCheck:
         self._prepare()
         return _faint_ring_round_a_top(self._smooth, self._quiet, mask, view, camera, x, y, r, settings)
 
+    def fades_slower_than_it_rises(self, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> bool:
+        self._prepare()
+        return _fades_slower_than_it_rises(self._smooth, self._quiet, view, camera, x, y, r)
+
 
 def _faint_base_ring(smooth, quiet: float, mask, view: BoardView, camera: CameraPosition, x: float, y: float,
                      r: float, settings: ArenaSettings) -> tuple | None:
@@ -1458,6 +1478,46 @@ def _faint_ring_round_a_top(smooth, quiet: float, mask, view: BoardView, camera:
     circle = _faint_ring(smooth, quiet, mask, view, camera, x, y, found_share=_WIDE_RING_FOUND)
     return (circle is not None and circle[3] <= MAX_RIM_ERROR_MM
             and 2 * circle[2] >= _size_cut(settings) + SIZE_MARGIN_MM)
+
+
+def _fades_slower_than_it_rises(smooth, quiet: float, view: BoardView, camera: CameraPosition, x: float, y: float,
+                                r: float) -> bool:
+    """Does the change of the disc at (x, y), radius ``r``, fade out past its rim slower than it rises
+    inside it, on most rays facing the camera? Asked of discs seen from high above that size alone would
+    call tokens and round which no wide faint ring shows.
+
+    A lone edge's change is blurred by the camera and the smoothing alike on both sides: from its half
+    level it falls to the board's noise (``2 * quiet`` over it) outside as far as it rises to within that
+    of its top inside. A token lying on the board is one such edge. Something fainter round the disc,
+    too faint for a plateau of its own, holds the fall up: the change fades out further than it rose
+    (fresh 485025: a 19.7 mm figure's shoulders, seen from 77 degrees, fitted a crisp solid 22.2 mm
+    disc, over a 26.6 mm base in the board's red: 1.75 mm longer outside, where tokens measure 0.5 mm
+    or less). A base round a figure's top reaches past it on the rays facing the camera (the top lies
+    away from the camera off the base's centre); one beside a token (touching tokens) lies on only a few
+    rays. Not enough to place a fighter by, but never a token: unsure (a token resting on a faint
+    lower one may then be a doubt too; never a wrong ``ok``).
+    """
+    ax, ay = camera.away(x, y)
+    angles = math.atan2(-ay, -ax) + _BASE_RING_ARC
+    steps = np.arange(0, _BASE_RING_RAY_MM, _SKIRT_STEP_MM)
+    ppm = view.px_per_mm
+    u, v = view.to_px(x, y)
+    map_u = (u + np.cos(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
+    map_v = (v - np.sin(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
+    profiles = _along_rays(smooth, map_u, map_v)
+    longer = []
+    for profile in profiles:
+        top = float(np.median(profile[steps < r / 2]))
+        below_half = np.flatnonzero(profile < top / 2)
+        if top < 4 * quiet or not len(below_half):
+            continue  # no clear edge on this ray
+        half = below_half[0]
+        outside = np.flatnonzero(profile[half:] < 2 * quiet)
+        inside = np.flatnonzero(profile[:half] > top - 2 * quiet)
+        if not len(outside) or not len(inside):
+            continue  # the change runs on out of the ray, or never rose clear of the noise
+        longer.append((outside[0] * _SKIRT_STEP_MM) - (half - inside[-1]) * _SKIRT_STEP_MM)
+    return len(longer) >= len(angles) / 2 and float(np.median(longer)) >= _SKIRT_MM
 
 
 def _faint_ring(smooth, quiet: float, mask, view: BoardView, camera: CameraPosition, x: float, y: float,
