@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -137,3 +138,19 @@ def token_in_front_of_a_fighter(geometry: BoardGeometry, elevation: float, azimu
     live = render(scene(pose, minis=(fighter,), tokens=(lying,)), geometry)
     reference = render(scene(pose, seed=99), geometry)
     return live, reference, lying, truth
+
+
+def assert_a_fighter_added_at_is_never_read_away(reference: Scene, live: Scene, truth, place, space,
+                                                 geometry: BoardGeometry) -> None:
+    """Adds a fighter at ``place`` (on ``space``): its base the space's colour (the spec allows a base
+    close to the board's colour), a small figure; then, with and without the count, the reading is a
+    doubt or names ``space`` with the rest."""
+    fighter = Miniature(*place, base_mm=25.0, base_height_mm=3.0, base_bgr=live.space_bgr, figure_bgr=(60, 60, 200),
+                        figure_height_mm=26.0, figure_width_mm=8.0)
+    assert geometry.space_at(*place) == space
+    with_fighter = dataclasses.replace(live, miniatures=live.miniatures + (fighter,))
+    image, empty_image = render_scene(with_fighter, geometry), render_scene(reference, geometry)
+    expected = tuple(sorted(set(truth) | {space}, key=lambda s: int(s[1:])))
+    for count in (None, len(with_fighter.miniatures)):
+        reading = read_arena(image, empty_image, geometry, annotate=False, fighters=count)
+        assert not reading.ok or reading.occupied == expected, (count, reading.occupied, reading.error)

@@ -9,20 +9,17 @@ and an empty space read with ``ok: true``. These tests fail if a rule drops it.
 
 from __future__ import annotations
 
-import dataclasses
-
 import cv2
 import numpy as np
 import pytest
 
-from arena_scenes import line_9
-from vision.arena import read_arena
+from arena_scenes import assert_a_fighter_added_at_is_never_read_away, line_9
 from vision.arena.bases import select_bases
 from vision.arena.hiding import FigureCover, search_mask
 from vision.arena.pose import CameraPosition
 from vision.arena.settings import ArenaSettings
 from vision.arena.topdown import BoardView
-from vision.synth.arena_scene import Miniature, random_match_scene, render_scene
+from vision.synth.arena_scene import random_match_scene
 
 GEOMETRY = line_9()
 
@@ -36,16 +33,7 @@ UNDER_THE_HAND = [(330490, (-170.0, 8.0), "S1"), (330173, (168.0, 10.0), "S9")]
 def test_a_fighter_under_the_hand_of_a_spec_scene_is_never_read_away(seed, place, space):
     reference, live, truth = random_match_scene(np.random.default_rng(seed), GEOMETRY)
     assert live.hidden_markers and space not in truth  # the scene as the bench builds it
-    # Its base the space's colour (the spec allows a base close to the board's colour), a small figure.
-    fighter = Miniature(*place, base_mm=25.0, base_height_mm=3.0, base_bgr=live.space_bgr, figure_bgr=(60, 60, 200),
-                        figure_height_mm=26.0, figure_width_mm=8.0)
-    assert GEOMETRY.space_at(*place) == space
-    with_fighter = dataclasses.replace(live, miniatures=live.miniatures + (fighter,))
-    image, empty = render_scene(with_fighter, GEOMETRY), render_scene(reference, GEOMETRY)
-    expected = tuple(sorted(set(truth) | {space}, key=lambda s: int(s[1:])))
-    for count in (None, len(with_fighter.miniatures)):
-        reading = read_arena(image, empty, GEOMETRY, annotate=False, fighters=count)
-        assert not reading.ok or reading.occupied == expected, (count, reading.occupied, reading.error)
+    assert_a_fighter_added_at_is_never_read_away(reference, live, truth, place, space, GEOMETRY)
 
 
 #: From in front of the board, some 40 degrees up: away from the camera is +y, leaning left at S1.

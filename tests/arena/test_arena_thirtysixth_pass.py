@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 import pytest
 
-from arena_scenes import line_9, scene
+from arena_scenes import assert_a_fighter_added_at_is_never_read_away, line_9, scene
 from vision.arena import read_arena
 from vision.arena.bases import Blob, Evidence, select_bases
 from vision.arena.hiding import FigureCover, search_mask
@@ -106,15 +106,8 @@ UNDER_THE_HAND = [(450179, (-170.0, 10.0), "S1")]
 @pytest.mark.parametrize("seed, place, space", UNDER_THE_HAND)
 def test_a_fighter_under_the_hand_at_a_board_side_end_is_never_read_away(seed, place, space):
     reference, live, truth = random_match_scene(np.random.default_rng(seed), GEOMETRY)
-    assert live.hidden_markers == (10,) and space not in truth and GEOMETRY.space_at(*place) == space
-    fighter = Miniature(*place, base_mm=25.0, base_height_mm=3.0, base_bgr=live.space_bgr, figure_bgr=(60, 60, 200),
-                        figure_height_mm=26.0, figure_width_mm=8.0)
-    with_fighter = dataclasses.replace(live, miniatures=live.miniatures + (fighter,))
-    image, empty = render_scene(with_fighter, GEOMETRY), render_scene(reference, GEOMETRY)
-    expected = tuple(sorted(set(truth) | {space}, key=lambda s: int(s[1:])))
-    for count in (None, len(with_fighter.miniatures)):
-        reading = read_arena(image, empty, GEOMETRY, annotate=False, fighters=count)
-        assert not reading.ok or reading.occupied == expected, (count, reading.occupied, reading.error)
+    assert live.hidden_markers == (10,) and space not in truth
+    assert_a_fighter_added_at_is_never_read_away(reference, live, truth, place, space, GEOMETRY)
 
 
 def test_a_resting_pair_taken_for_a_clear_base_keeps_the_doubt_beside_it():
