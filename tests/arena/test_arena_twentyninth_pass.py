@@ -13,7 +13,7 @@ import math
 
 import pytest
 
-from arena_scenes import line_9, spec_scene
+from arena_scenes import away_from_camera, line_9, spec_scene
 from vision.arena import read_arena
 from vision.synth.arena_scene import CameraPose, Lighting, Miniature, Scene, Token, render_scene
 
@@ -26,22 +26,13 @@ def _scene(pose: CameraPose, minis=(), tokens=(), seed: int = 1) -> Scene:
                  lighting=Lighting(noise=2.0, shadow=0.0), board_bgr=BOARD, space_bgr=SPACE, seed=seed, board_seed=7)
 
 
-def _away(pose: CameraPose, x: float, y: float) -> tuple[float, float]:
-    """Unit vector on the board away from the camera at (x, y), from the pose (camera in front, at its azimuth)."""
-    ground = pose.distance_mm * math.cos(math.radians(pose.elevation_deg))
-    cx = ground * math.sin(math.radians(pose.azimuth_deg))
-    cy = -ground * math.cos(math.radians(pose.azimuth_deg))
-    d = math.hypot(x - cx, y - cy)
-    return (x - cx) / d, (y - cy) / d
-
-
 def _token_against_a_fighter(elevation: float, size: float):
     """A fighter on S5 (vivid base, 45 mm figure) and a vivid token lying against its base behind it,
     30 degrees off its line away from the camera: where the figure's top shows over the token."""
     pose = CameraPose(distance_mm=450, elevation_deg=elevation, azimuth_deg=-20)
     fighter = Miniature(0.0, 2.0, base_mm=26.5, base_bgr=(40, 40, 160), figure_bgr=(90, 160, 90),
                         figure_height_mm=45.0, figure_width_mm=18.0)
-    ax, ay = _away(pose, fighter.x_mm, fighter.y_mm)
+    ax, ay = away_from_camera(pose, fighter.x_mm, fighter.y_mm)
     turn = math.radians(-30.0)
     dx, dy = ax * math.cos(turn) - ay * math.sin(turn), ax * math.sin(turn) + ay * math.cos(turn)
     reach = fighter.base_mm / 2 + size / 2 + 0.3

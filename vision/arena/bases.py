@@ -1497,14 +1497,7 @@ def _fades_slower_than_it_rises(smooth, quiet: float, view: BoardView, camera: C
     rays. Not enough to place a fighter by, but never a token: unsure (a token resting on a faint
     lower one may then be a doubt too; never a wrong ``ok``).
     """
-    ax, ay = camera.away(x, y)
-    angles = math.atan2(-ay, -ax) + _BASE_RING_ARC
-    steps = np.arange(0, _BASE_RING_RAY_MM, _SKIRT_STEP_MM)
-    ppm = view.px_per_mm
-    u, v = view.to_px(x, y)
-    map_u = (u + np.cos(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
-    map_v = (v - np.sin(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
-    profiles = _along_rays(smooth, map_u, map_v)
+    _, steps, _, _, profiles = _camera_facing_rays(smooth, view, camera, x, y, _SKIRT_STEP_MM)
     longer = []
     for profile in profiles:
         top = float(np.median(profile[steps < r / 2]))
@@ -1517,7 +1510,21 @@ def _fades_slower_than_it_rises(smooth, quiet: float, view: BoardView, camera: C
         if not len(outside) or not len(inside):
             continue  # the change runs on out of the ray, or never rose clear of the noise
         longer.append((outside[0] * _SKIRT_STEP_MM) - (half - inside[-1]) * _SKIRT_STEP_MM)
-    return len(longer) >= len(angles) / 2 and float(np.median(longer)) >= _SKIRT_MM
+    return len(longer) >= len(profiles) / 2 and float(np.median(longer)) >= _SKIRT_MM
+
+
+def _camera_facing_rays(smooth, view: BoardView, camera: CameraPosition, x: float, y: float, step_mm: float):
+    """The rays of the arc facing the camera from (x, y) (``_BASE_RING_ARC``, out to ``_BASE_RING_RAY_MM``
+    in ``step_mm`` steps): their angles (board frame), steps (mm), sample maps (view px) and ``smooth``
+    sampled along them."""
+    ax, ay = camera.away(x, y)
+    angles = math.atan2(-ay, -ax) + _BASE_RING_ARC
+    steps = np.arange(0, _BASE_RING_RAY_MM, step_mm)
+    ppm = view.px_per_mm
+    u, v = view.to_px(x, y)
+    map_u = (u + np.cos(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
+    map_v = (v - np.sin(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
+    return angles, steps, map_u, map_v, _along_rays(smooth, map_u, map_v)
 
 
 def _faint_ring(smooth, quiet: float, mask, view: BoardView, camera: CameraPosition, x: float, y: float,
@@ -1526,14 +1533,7 @@ def _faint_ring(smooth, quiet: float, mask, view: BoardView, camera: CameraPosit
     fits, over the arc facing the camera (see ``_faint_base_ring``): found on at least ``found_share`` of
     the rays, a fainter step round something stronger on most of those, and round the disc (its centre
     well inside). Else None."""
-    ax, ay = camera.away(x, y)
-    angles = math.atan2(-ay, -ax) + _BASE_RING_ARC
-    steps = np.arange(0, _BASE_RING_RAY_MM, _RAY_STEP_MM)
-    ppm = view.px_per_mm
-    u, v = view.to_px(x, y)
-    map_u = (u + np.cos(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
-    map_v = (v - np.sin(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
-    profiles = _along_rays(smooth, map_u, map_v)
+    angles, _, map_u, map_v, profiles = _camera_facing_rays(smooth, view, camera, x, y, _RAY_STEP_MM)
     inside = cv2.remap(mask, map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     # In the rim fit's units: its quiet end (where the blur tail dies out) is here the board's noise.
     distances, stepped = _rim_distances(profiles * np.float32(_QUIET_DIFFERENCE / quiet), inside)
