@@ -1457,11 +1457,27 @@ class TowerAnalyzer:
             for b in boxes)
 
     def _averaged_face_colour(self, obs: Observation, rows: slice, c0: int, c1: int, *,
-                              inset: bool = True) -> bool | None:
+                              inset: bool = True, light_rg: np.ndarray | None = None) -> bool | None:
         """Whether a face whose pixels split between the cube colours is heavy (True) or light
         (False) by its colour averaged over the face's middle (all of it without ``inset``: no
         edge of it blurs into the background) and the still frames, or None when that average is
-        no clearly nearer one colour's chromaticity than the other's."""
+        no clearly nearer one colour's chromaticity than the other's.  ``light_rg``: the light
+        wood's hue to measure from (``_tower_light_hue``), else the configured one."""
+        rg = self._averaged_face_hue(obs, rows, c0, c1, inset=inset)
+        if rg is None:
+            return None
+        d_heavy = float(self._heavy_chroma_distance(*(np.full((1, 1), v, np.float32) for v in rg))[0, 0])
+        d_light = float(np.linalg.norm(rg - (self._light_rg if light_rg is None else light_rg)))
+        if d_heavy < AVERAGED_COLOUR_MARGIN * d_light and d_heavy < HEAVY_CHROMA_RADIUS:
+            return True
+        if d_light < AVERAGED_COLOUR_MARGIN * d_heavy and d_light < LIGHT_CHROMA_RADIUS:
+            return False
+        return None
+
+    def _averaged_face_hue(self, obs: Observation, rows: slice, c0: int, c1: int, *,
+                           inset: bool = True) -> np.ndarray | None:
+        """A face's chromaticity (normalised r, g) averaged over its middle (all of it without
+        ``inset``) and the still frames, or None for an empty face."""
         inset = max((c1 - c0) // 5, 1) if inset else 0
         colour = obs.colour if obs.still_colour is None else obs.still_colour
         face = colour[rows, c0 + inset: c1 - inset]
@@ -1469,14 +1485,26 @@ class TowerAnalyzer:
             return None
         b, g, r = (float(v) for v in face.reshape(-1, 3).mean(axis=0))
         total = b + g + r + 1e-3
-        rg = np.array([r / total, g / total])
-        d_heavy = float(self._heavy_chroma_distance(*(np.full((1, 1), v, np.float32) for v in rg))[0, 0])
-        d_light = float(np.linalg.norm(rg - self._light_rg))
-        if d_heavy < AVERAGED_COLOUR_MARGIN * d_light and d_heavy < HEAVY_CHROMA_RADIUS:
-            return True
-        if d_light < AVERAGED_COLOUR_MARGIN * d_heavy and d_light < LIGHT_CHROMA_RADIUS:
-            return False
-        return None
+        return np.array([r / total, g / total])
+
+    def _tower_light_hue(self, obs: Observation, boxes: list[_CubeBox]) -> np.ndarray:
+        """The light wood's hue as this tower's own light cubes show it: the mean averaged hue of
+        the faces counted light whose hue lies within the light radius of the configured wood (the
+        configured hue when there are none).
+
+        A fighter's light cubes come out of one box, and a box's wood sits anywhere within that
+        radius of the configured colour (the issue: real boxes vary); one cube of it may sit a
+        little further on the same side, past the radius from the configured hue while close to
+        its box-mates (room 640013: a redder box, its light faces 0.04 from the configured hue
+        towards the heavy's, one cube's 0.062, so its layer read empty: one light cube short in
+        six kinds).  Measured from the faces the tower itself shows, in this very light, that cube
+        is plainly light wood."""
+        cube = self.settings.cube_mm
+        view = obs.view
+        hues = [rg for b in boxes if not b.heavy
+                for rg in [self._averaged_face_hue(obs, _face_rows(view, b.layer, cube), view.col(b.x0), view.col(b.x1))]
+                if rg is not None and np.linalg.norm(rg - self._light_rg) < LIGHT_CHROMA_RADIUS]
+        return np.mean(hues, axis=0) if hues else self._light_rg
 
     def _fill_gaps(self, boxes: list[_CubeBox], obs: Observation, blind_skipped: list[int], *,
                    alone: bool) -> list[_CubeBox]:
@@ -1497,14 +1525,19 @@ class TowerAnalyzer:
         if not gaps or not alone or not set(blind_skipped) <= set(gaps) or sorted(short) != [0, len(gaps)]:
             return []
         heavy = short[0] > 0
+        light_hue = self._tower_light_hue(obs, boxes)
         filled = []
         for k in gaps:
-            above = [b for b in boxes if b.layer == k + 1]
-            # The table is under an empty bottom layer: the cube there stands under the one above.
-            below = [b for b in boxes if b.layer == k - 1] if k else above
+            # Empty layers one over another hold a column of cubes, one a layer (as many cubes
+            # short as empty layers): between the nearest cubes seen below and above the column
+            # (stand 670022: two light cubes of the chain before a wood-brown table, both read
+            # empty).  The table is under an empty bottom layer: the column stands under the cube
+            # above it.
+            above = [b for b in boxes if b.layer == min(layer for layer in layers if layer > k)]
+            below = [b for b in boxes if b.layer == max((layer for layer in layers if layer < k), default=-1)] or above
             if len(below) != 1 or len(above) != 1:
                 return []
-            # A cube between them overlaps both: their spans may lie up to a cube apart.
+            # A column between them overlaps both: their spans may lie up to a cube apart.
             centre = (max(below[0].x0, above[0].x0) + min(below[0].x1, above[0].x1)) / 2
             if _overlap(below[0], above[0]) < -(cube - 2 * 0.15 * cube):
                 return []
@@ -1522,8 +1555,9 @@ class TowerAnalyzer:
             # Or it changed in colours the pixel vote could not read (a dark cube in a very noisy
             # room), and their average over the face and the still frames clearly is the colour
             # short: that cube, seen (stand 340010: a heavy base under a light chain read as noise).
+            # Light wood is measured from the hue of the tower's own light cubes (its box's wood).
             read = changed and obs.still_colour is not None and self._averaged_face_colour(
-                obs, rows, cols.start, cols.stop) is heavy
+                obs, rows, cols.start, cols.stop, light_rg=light_hue) is heavy
             if not (blends_in or read):
                 return []
             filled.append(box)
