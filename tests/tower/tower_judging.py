@@ -20,12 +20,16 @@ def judge_scene(scene):
     return judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
 
 
-def analyzer_and_last(scene):
+def analyzer_and_last(scene, *, likeness: bool = False):
     """The analyzer over the scene's reference, and its final observation with the still frames'
-    averaged colour, as ``judge_tower`` builds them."""
+    averaged colour, as ``judge_tower`` builds them; with ``likeness`` also with the faces before a
+    background of their own colour read by their likeness to the tower's (the thirty-third pass's
+    ``_with_camouflaged_faces``), as the judge reads a still scene's structure."""
     analyzer = TowerAnalyzer(scene.frames[0], heavy=scene.heavy, light=scene.light)
     observations = [analyzer.observe(frame) for frame in scene.frames[1:]]
     last = analyzer._with_still_colour(analyzer._final_observation(observations[-1]), observations)
+    if likeness:
+        last = analyzer._with_camouflaged_faces(last)
     return analyzer, last
 
 

@@ -54,6 +54,19 @@ UNEXPLAINED_CHANGE = 0.6
 # A cube lying apart from the tower is new to the view: at least this share of its blob changed
 # from the reference, whatever its colour (cubes aside on seeds 300000-300029: 0.80-1.0).
 APART_CHANGED = 0.5
+# A cube face before a background of its own colour (``_with_camouflaged_faces``): how much of a
+# face must be read against a clear background to tell how such faces look in this light, how far
+# (in units of the quiet-zone white) off the reference a pixel must be at least (a quarter of the
+# change threshold) and in multiples of the typical noise there, and how much nearer the faces'
+# colour than the reference's.  (Room 740019's light faces before a dark wooden table: 0.055 off
+# it, 0.005-0.01 off the faces read before paper; noise 0.009.)
+CAMOUFLAGE_FACE_SEEN = 0.25
+CAMOUFLAGE_OFF_REFERENCE = 0.25 * CHANGE_THRESHOLD
+CAMOUFLAGE_OVER_NOISE = 3.0
+# A counted cube with this share of its face read only by that likeness was not plainly seen: a
+# pass carries less confidence than auto-confirm (a fifth, as a run part-hidden by camouflage).
+LIKENESS_READ_SHARE = 0.2
+CAMOUFLAGE_NEARER = 0.5
 
 
 def _validate_frame(frame: object, index: int, shape: tuple[int, ...] | None) -> np.ndarray:
@@ -198,6 +211,9 @@ class Observation:
     # ``colour`` averaged over the still frames before the judgment (the same static scene: the
     # sensor noise falls by the square root of their number), for the faint light in a slit.
     still_colour: np.ndarray | None = None
+    # Cube-coloured pixels read only by their likeness to the tower's own faces, before a
+    # background of nearly their colour (``_with_camouflaged_faces``).
+    read_by_likeness: np.ndarray | None = None
 
     @property
     def cubes(self) -> np.ndarray:
@@ -663,7 +679,7 @@ class TowerAnalyzer:
             last = dataclasses.replace(last, light=last.light & ~last.hand, heavy=last.heavy & ~last.hand)
         moving = self.moving(observations)
         if not moving:
-            last = self._with_still_colour(last, observations)
+            last = self._with_camouflaged_faces(self._with_still_colour(last, observations))
         structure = self._structure(last, last.view)
         heavy_seen = sum(b.heavy for b in structure.boxes)
         light_seen = len(structure.boxes) - heavy_seen
@@ -748,7 +764,10 @@ class TowerAnalyzer:
         # A side gap judged from a pair's width rather than seen, or a cube's support inferred (it
         # may instead be a cube aside, lying on something else): pass, but below auto-confirm (the
         # referee looks).
-        confidence -= 0.2 if structure.contacts_inferred or structure.support_inferred else 0.0
+        # So does a cube read by its likeness to the others before a background of nearly its colour:
+        # a weaker sight than change plainly seen.
+        confidence -= 0.2 if (structure.contacts_inferred or structure.support_inferred
+                              or self._read_by_likeness(last, structure)) else 0.0
         confidence -= 0.0 if self.geometry.both_markers else 0.12
         return self._verdict(Verdict.PASS, [], started, confidence, obs=last, structure=structure, **counts)
 
@@ -806,6 +825,68 @@ class TowerAnalyzer:
         for frame in earlier:
             total += self._normalised(frame, last.view, white_idx)[0]
         return dataclasses.replace(last, still_colour=total / (len(earlier) + 1))
+
+    def _with_camouflaged_faces(self, last: Observation) -> Observation:
+        """The last observation with the cube faces read where the background has their colour.
+
+        Where the reference already has a cube colour (a dark wooden table beyond the mat's far
+        edge is near the light wood's hue), a cube in front of it changes the view too little to
+        count as change, so the pixel vote reads it only in patches or not at all (room 740019:
+        the top light cube of four, above the mat's edge against the table, read as nothing, the
+        count one light cube short and "blind", uncertain).  Yet a cube faces the camera as the
+        tower's other cubes do, in the same light: its face looks like theirs.  So where the
+        reference has a cube colour, a pixel whose colour averaged over the still frames is
+        plainly the colour of the tower's faces of that cube colour read against a clear
+        background (nearer it by half than the reference's colour there, and off the reference by
+        clearly more than noise) is that cube colour, and changed.  A shadow darkens the
+        background along its own hue, not towards the face's; the background seen unchanged stays
+        the background."""
+        if last.still_colour is None:
+            return last
+        ref_light, ref_heavy = self._reference_colours(last.view)
+        clear = ~(ref_light | ref_heavy | last.hand) & last.changed
+        colour = last.still_colour
+        reference = self._reference_view(last.view)
+        off_reference = np.abs(colour - reference).max(axis=2)
+        # Off the reference by more than noise: three times the typical difference over what did
+        # not change at all (the sensor noise of the still frames and of the reference), and at
+        # least a quarter of the change threshold.
+        unchanged = ~(last.changed | last.cubes)
+        noise = float(np.median(off_reference[unchanged])) if unchanged.any() else 0.0
+        floor = max(CAMOUFLAGE_OFF_REFERENCE, CAMOUFLAGE_OVER_NOISE * noise)
+        face_px = (self.settings.cube_mm * VIEW_PX_PER_MM) ** 2
+        light, heavy, changed = last.light.copy(), last.heavy.copy(), last.changed.copy()
+        core = np.ones((2 * self._edge_reach + 1,) * 2, np.uint8)
+        for mask, ref_mask in ((light, ref_light), (heavy, ref_heavy)):
+            # The faces' cores only: a face's rim blurs into what is behind it (a heavy face's light
+            # fringe on pale paper reads as light wood, top_pair 740021), a rim's reach inwards.
+            seen_clear = cv2.erode((mask & clear).view(np.uint8), core).view(bool)
+            # A quarter of a face read against a clear background tells how such a face looks here.
+            if np.count_nonzero(seen_clear) < CAMOUFLAGE_FACE_SEEN * face_px:
+                continue
+            face = np.median(colour[seen_clear], axis=0)
+            off_face = np.abs(colour - face).max(axis=2)
+            matched = (ref_mask & ~last.hand & ~(light | heavy) & (off_reference > floor)
+                       & (off_face < CAMOUFLAGE_NEARER * off_reference))
+            # Opened like the per-frame masks: single pixels are noise, not a face.
+            matched = cv2.morphologyEx(matched.view(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)).view(bool)
+            mask |= matched
+            changed |= matched
+        return dataclasses.replace(last, light=light, heavy=heavy, changed=changed,
+                                   read_by_likeness=(light | heavy) & ~(last.light | last.heavy))
+
+    def _read_by_likeness(self, obs: Observation, structure: _Structure) -> bool:
+        """Whether a counted cube's face was read in good part by its likeness to the tower's other
+        faces (``_with_camouflaged_faces``): at least ``LIKENESS_READ_SHARE`` of its face."""
+        if obs.read_by_likeness is None:
+            return False
+        view = obs.view
+        cube = self.settings.cube_mm
+        for box in structure.boxes:
+            face = obs.read_by_likeness[_face_rows(view, box.layer, cube), view.col(box.x0): view.col(box.x1)]
+            if face.size and face.mean() >= LIKENESS_READ_SHARE:
+                return True
+        return False
 
     @property
     def _edge_reach(self) -> int:
