@@ -2,15 +2,23 @@
 above (``_fades_slower_than_it_rises``) worked out for all its rays at once. It must answer exactly as
 the forty-first pass's ray-by-ray loop did: that loop is kept here word for word as the reference, and
 compared to the bit on random rays that reach every branch (the sweep asserts they did) and on drawn
-scores read through the whole measure."""
+scores read through the whole measure. And the middles of rims found off their seeds, fitted again
+all in one batch where they were fitted one by one: the same fits (the old loop kept here too)."""
 
 from __future__ import annotations
 
+import collections
+import math
+
 import numpy as np
+import pytest
+
+import arena_scenes
 from test_arena_thirtieth_pass import CAMERA, VIEW, drawn_score
-from vision.arena import bases
+from vision.arena import bases, read_arena
 from vision.arena.pose import CameraPosition
 
+GEOMETRY = arena_scenes.line_9()
 STEPS = np.arange(0, bases._BASE_RING_RAY_MM, bases._SKIRT_STEP_MM)
 
 
@@ -135,3 +143,98 @@ def test_the_measure_on_drawn_scores_answers_as_the_loop():
         assert bases._fades_slower_than_it_rises(smooth, quiet, VIEW, camera, x, y, r) is old
         answers.add(old)
     assert answers == {True, False}
+
+
+# --- the middles fitted again in one batch ------------------------------------------------------------
+
+
+def _old_disc_fits(difference, mask, view, camera, radius, seeds, counts):
+    """a5ce165's find_blobs lines, word for word (``counts``: how often each branch was taken)."""
+    h, w = mask.shape
+    fits = []
+    wide_rims: dict[int, tuple] = {}  # the rim points of each fit wider than any base
+    reseeded: set[tuple[int, int]] = set()
+    seeds = [(u, v) for u, v in seeds if 0 <= u < w and 0 <= v < h and mask[v, u]]
+    rims = bases._rim_points(difference, mask, view, seeds, camera, radius) if seeds else None
+    for k, ((u, v), fitted) in enumerate(zip(seeds, bases._fits_to(rims, view) if seeds else [])):
+        peak = view.to_mm(u, v)
+        if fitted is None:
+            continue
+        if math.hypot(peak[0] - fitted[0], peak[1] - fitted[1]) > 0.8 * fitted[2]:
+            u, v = (int(round(c)) for c in view.to_px(fitted[0], fitted[1]))
+            if (fitted[3] > bases.MAX_RIM_ERROR_MM or not (0 <= u < w and 0 <= v < h and mask[v, u])
+                    or (u, v) in reseeded):
+                counts["not fitted again"] += 1
+                continue
+            reseeded.add((u, v))
+            peak = view.to_mm(u, v)
+            fitted = bases._fit_near_rims(difference, mask, view, [(u, v)], camera, radius)[0]
+            if (fitted is None or fitted[3] > bases.MAX_RIM_ERROR_MM or fitted[2] < bases.MIN_BLOB_RADIUS_MM
+                    or math.hypot(peak[0] - fitted[0], peak[1] - fitted[1]) > 0.8 * fitted[2]):
+                counts["fitted again, no disc"] += 1
+                continue  # (a disc narrower than any seed may be is noise, as a seed would be)
+            counts["fitted again, a disc"] += 1
+        elif 2 * fitted[2] > bases.LARGEST_BASE_MM + bases.SIZE_MARGIN_MM and fitted[3] <= bases.MAX_RIM_ERROR_MM:
+            wide_rims[len(fits)] = rims[0][k], rims[1][k], rims[2][k]  # see _split_touching_pairs
+        x, y, r, error, tiered = fitted
+        fits.append((x, y, r, error, tiered, peak, (u, v)))
+    counts["middles in one read"] = max(counts["middles in one read"], len(reseeded))
+    return fits, wide_rims
+
+
+def _same_fits(new, old):
+    (fits, wide), (old_fits, old_wide) = new, old
+    assert fits == old_fits
+    assert wide.keys() == old_wide.keys()
+    for k in wide:
+        assert all(a.dtype == b.dtype and a.tobytes() == b.tobytes() for a, b in zip(wide[k], old_wide[k]))
+
+
+def _figure_blobs(rng):
+    """A difference and change mask of random bases and tokens, some with a figure standing behind."""
+    discs = []
+    for _ in range(int(rng.integers(1, 6))):
+        x, y, r = rng.uniform(-190, 190), rng.uniform(-60, 60), rng.uniform(7.0, 14.0)
+        level = rng.uniform(20, 120)
+        discs.append((x, y, r, level))
+        if rng.random() < 0.6:  # a figure: narrower discs running on away from the camera, brighter
+            for step in range(1, int(rng.integers(3, 8))):
+                discs.append((x + rng.uniform(-1, 1), y + 3.0 * step, rng.uniform(4.0, 8.0), level * rng.uniform(1.0, 2.5)))
+    return arena_scenes.drawn_discs(VIEW, discs)
+
+
+def test_the_middles_fitted_together_give_the_fits_each_gave_alone():
+    rng = np.random.default_rng(4545)
+    counts = collections.Counter()
+    for case in range(60):
+        difference, mask = _figure_blobs(rng)
+        vs, us = np.nonzero(mask)
+        picks = rng.choice(len(us), size=min(len(us), 25), replace=False)
+        seeds = [(int(us[i]), int(vs[i])) for i in picks] + [(-3, 5), (500, 20)]  # (two off the view)
+        camera = CAMERAS[case % len(CAMERAS)]
+        _same_fits(bases._disc_fits(difference, mask, VIEW, camera, 13.0, seeds),
+                   _old_disc_fits(difference, mask, VIEW, camera, 13.0, seeds, counts))
+    # The sweep fitted middles again, found discs and none there, and fitted several in one read.
+    assert counts["not fitted again"] and counts["fitted again, no disc"] and counts["fitted again, a disc"]
+    assert counts["middles in one read"] >= 3
+
+
+@pytest.mark.parametrize("seed", [230019, 230028, 230044])
+def test_a_reads_middles_fitted_together_are_the_fits_each_gave_alone(seed, monkeypatch):
+    # Spec scenes whose read fits 5, 3 and 3 middles again: what the read hands _disc_fits.
+    calls = []
+    kept = bases._disc_fits
+
+    def spy(*args):
+        calls.append(args)
+        return kept(*args)
+
+    monkeypatch.setattr(bases, "_disc_fits", spy)
+    live, reference, _, _ = arena_scenes.spec_scene(seed, GEOMETRY)
+    read_arena(live, reference, GEOMETRY, annotate=False)
+    assert calls
+    counts = collections.Counter()
+    for difference, mask, view, camera, radius, seeds in calls:
+        _same_fits(kept(difference, mask, view, camera, radius, seeds),
+                   _old_disc_fits(difference, mask, view, camera, radius, seeds, counts))
+    assert counts["middles in one read"] >= 3
