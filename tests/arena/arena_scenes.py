@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import math
 from pathlib import Path
 
@@ -138,6 +139,22 @@ def token_in_front_of_a_fighter(geometry: BoardGeometry, elevation: float, azimu
     live = render(scene(pose, minis=(fighter,), tokens=(lying,)), geometry)
     reference = render(scene(pose, seed=99), geometry)
     return live, reference, lying, truth
+
+
+def read_resting_behind(label: tuple):
+    """A scene of ``bench/arena_stacked_tokens.py --set resting-behind`` (a vivid token resting off a faint
+    one on S6, a fighter off the row 0.5 mm behind the pair), by its label, built and read by the bench's
+    own builder without the fighter count, as the bench reads it. Returns the reading."""
+    path = Path(__file__).resolve().parents[2] / "bench" / "arena_stacked_tokens.py"
+    spec = importlib.util.spec_from_file_location("arena_stacked_tokens", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    (job,) = [j for j in bench.jobs("resting-behind") if j[1] == label]
+    _, _, pose, minis, tokens, _ = job
+    geometry = load_geometry(bench.LAYOUT)
+    live = bench.render_scene(bench._scene(pose, minis, tokens), geometry)
+    reference = bench.render_scene(bench._scene(pose, seed=99), geometry)
+    return read_arena(live, reference, geometry, annotate=False)
 
 
 def assert_a_fighter_added_at_is_never_read_away(reference: Scene, live: Scene, truth, place, space,

@@ -11,18 +11,16 @@ its right reading with the count became a doubt there."""
 
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
-from vision.arena import bases, load_geometry, read_arena
+from vision.arena import bases
 from vision.arena.bases import Blob, Evidence, Kind
 from vision.arena.pose import CameraPosition
 from vision.arena.settings import ArenaSettings
 
-from tests.arena.arena_scenes import assert_read_right_with_the_count
+from tests.arena.arena_scenes import assert_read_right_with_the_count, read_resting_behind
 
 SETTINGS = ArenaSettings()
 #: In front of the board and above it (some 70 degrees up at the pair): away from it is +y.
@@ -127,14 +125,6 @@ def test_spec_scene_70034_is_still_read_right_with_the_count(geometry):
 
 # --- scenes from the built set -------------------------------------------------------------------
 
-def _bench():
-    path = Path(__file__).resolve().parents[2] / "bench" / "arena_stacked_tokens.py"
-    spec = importlib.util.spec_from_file_location("arena_stacked_tokens", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 #: (elevation, azimuth, offset mm, direction degrees, fighter on a base the spaces' colour): read on
 #: `main` (fe1d522) as a fighter on S6 with ok: true, on numpy 2 + OpenCV 5 and on numpy 1.24 + OpenCV 4.11
 #: alike, 61-80 degrees up (the pair fitted ringed, solid base-sized, or of neither size; the fighter
@@ -146,13 +136,7 @@ RESTING_BEHIND = [(61, -20, 11.0, 180, False), (67, 20, 11.0, 90, False), (67, 0
 
 @pytest.mark.parametrize("label", RESTING_BEHIND)
 def test_a_token_resting_on_a_faint_one_before_a_fighter_is_never_read_a_fighter(label):
-    bench = _bench()
-    (job,) = [j for j in bench.jobs("resting-behind") if j[1] == label]
-    _, _, pose, minis, tokens, _ = job
-    geometry = load_geometry(bench.LAYOUT)
-    live = bench.render_scene(bench._scene(pose, minis, tokens), geometry)
-    reference = bench.render_scene(bench._scene(pose, seed=99), geometry)
     # Without the count, as the bench reads (the fighter stands off the row: S6 is empty). With it, the
     # pair still stands in for the fighter missing, as on `main` (left open: see the docs).
-    reading = read_arena(live, reference, geometry, annotate=False)
+    reading = read_resting_behind(label)
     assert not reading.ok or reading.occupied == (), (reading.occupied, reading.error)
