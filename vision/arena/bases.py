@@ -446,8 +446,8 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         if figure is Evidence.UNKNOWN and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:
             # Only where size alone would call it a token (see classify).
             rim_ahead = front_rim.shows(int(regions[v, u]), view, camera, x, y, r)
-            if not stands_up or apart:  # (else it is unsure already) see ``_more_of_it_behind``
-                short = _short_behind(difference, mask, view, camera, x, y, r, search)
+            # (Standing up, it is unsure, unless that is a base's behind it: see _stands_up_only_into_a_base.)
+            short = _short_behind(difference, mask, view, camera, x, y, r, search)
         # Only where the figure seems plainly there: one close to the board's colour in part may
         # show a gap above its base and rise after it (``rises_behind``; seed 100166).
         broken = (figure is Evidence.YES and coverage >= SIZE_ALONE_COVERAGE
@@ -466,8 +466,9 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                     ahead_points=ahead_points, ahead_looked=looked)
         if _may_stand_in_a_base(blob, settings):
             blob = replace(blob, base_ring=faint_ring.round(mask, view, camera, x, y, r, settings))
-        elif figure is Evidence.UNKNOWN and classify(blob, settings) is Kind.TOKEN:
-            # Size alone calls it a token: seen from this high a figure's top is a disc like one
+        elif figure is Evidence.UNKNOWN and classify(replace(blob, stands_up=False), settings) is Kind.TOKEN:
+            # Size alone calls it a token (or would, were its standing up a base's behind it: see
+            # _stands_up_only_into_a_base): seen from this high a figure's top is a disc like one
             # (fresh 480197: a 14 mm pale figure over a base close to the board's colour).
             blob = replace(blob, wide_faint_ring=faint_ring.wider_than_a_token(mask, view, camera, x, y, r, settings))
             if not blob.wide_faint_ring:
@@ -765,6 +766,8 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
             if behind is not None:
                 # Two solid bases cannot overlap: which of the two is the fighter cannot be told.
                 kinds[id(blob)] = kinds[id(behind)] = Kind.UNSURE
+        if kinds[id(blob)] is Kind.UNSURE and _stands_up_only_into_a_base(blob, discs, camera, settings):
+            kinds[id(blob)] = classify(replace(blob, stands_up=False), settings)  # then size alone decides
         if kinds[id(blob)] is Kind.TOKEN and (_more_of_it_in_front(blob, discs, camera)
                                                or _more_of_it_behind(blob, discs, camera)):
             kinds[id(blob)] = Kind.UNSURE
@@ -953,6 +956,45 @@ def _overlapping_base_behind(blob: Blob, discs, camera: CameraPosition, settings
         if dx * ax + dy * ay > 0 and abs(dx * ay - dy * ax) < base.radius_mm + _FIGURE_LEAN_MM:
             return other
     return None
+
+
+def _stands_up_only_into_a_base(blob: Blob, discs, camera: CameraPosition, settings: ArenaSettings) -> bool:
+    """Does a token-sized disc seen from high above (figure ``UNKNOWN``) "stand up" only because a
+    base touches it from behind, its near rim where the disc's own flat top could still show?
+
+    Seen from so high that a figure stays over its base, a disc stands up when the change runs on
+    away from the camera past its flat top's reach (``_stands_up``): a figure's top, tens of mm up,
+    shows displaced there. A token laid against a fighter's base on the camera's side runs on into
+    that base, which carries the change on from its near rim (fresh 590014, 590050, 590131: tokens
+    of 15-22 mm against a fighter's base, 64-79 degrees up). That run-on is the base's, nothing of
+    the disc's own; and no figure rises out of the disc itself: a fighter's base (25 mm at least)
+    centred on it would overlap that base. What is left is what a disc lying alone shows from so
+    high, so size alone decides, with all of its checks (a base's faint rim or a body in front, the
+    outline past the far rim into change nothing else accounts for, a faint ring or skirt round it:
+    a figure's top over a base the board's colour, its foot in front, is caught there as anywhere).
+    ``_more_of_it_behind`` counts an outline running on into another disc as explained, alike.
+    """
+    if (blob.figure is not Evidence.UNKNOWN or not blob.stands_up or blob.apart_behind
+            or blob.diameter_mm > _size_cut(settings) - SIZE_MARGIN_MM):
+        return False
+    flat_top = _flat_top_reach(camera, blob.x_mm, blob.y_mm)
+    ax, ay = camera.away(blob.x_mm, blob.y_mm)
+    for other in discs:
+        if other is blob or _overlapping(blob, other):
+            continue
+        base = _base_carrying_change_on(other, settings)
+        if base is None or _overlapping(blob, base):
+            continue
+        if math.hypot(base.x_mm - blob.x_mm, base.y_mm - blob.y_mm) >= _BASE_RADII_MM[0] + base.radius_mm:
+            continue  # a fighter's base (the spec's smallest) centred on the disc would not overlap it
+        # The stretch of the line away from the camera through the disc's centre where _stands_up
+        # wants change past a flat top's reach: on the base, as its change mask reaches (2.5 mm past
+        # its rim, as in _explained). Both ends suffice: a disc is convex.
+        ends = (blob.radius_mm + flat_top, blob.radius_mm + flat_top + _STANDS_UP_PAST_MM)
+        if all(math.hypot(blob.x_mm + ax * d - base.x_mm, blob.y_mm + ay * d - base.y_mm) < base.radius_mm + 2.5
+               for d in ends):
+            return True
+    return False
 
 
 def _base_carrying_change_on(other: Blob, settings: ArenaSettings) -> Blob | None:
