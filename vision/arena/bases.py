@@ -1061,6 +1061,12 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
         if _near_any(blob, bases + standing):
             continue  # the same thing fitted again, or part of a taken fighter
         if _on_figure_line(blob, standing, camera):
+            if _stands_on_its_own(blob, geometry) and any(
+                    geometry.space_at(s.x_mm, s.y_mm) is not None for s in standing if _on_figure_line(blob, [s], camera)):
+                # Not a figure's top (nothing stands behind a top) but a fighter off the spaces, or that
+                # candidate's figure after all: which of the two places the fighter counted stands on
+                # cannot be told (two resting tokens standing up by the figure of a fighter behind them).
+                return []
             continue  # the top of a candidate's own figure
         if not base_like and _fighter_behind_on_another_space(blob, geometry, camera, settings):
             return []  # its own foot, or a token's in front of the fighter: which space it is on cannot be told
