@@ -751,7 +751,6 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     order = sorted(discs, key=lambda b: (b.fit_error_mm > CRISP_RIM_MM, _distance_to_camera(b.peak_mm, camera)))
     bases: list[Blob] = []
     doubts: list[str] = []
-    contested: list[tuple[Blob, Blob]] = []  # (a base taken, a solid base overlapping it, not taken)
     for blob in order:
         if kinds[id(blob)] is Kind.UNSURE and _ahead_is_a_taken_base(blob, bases, camera, settings):
             kinds[id(blob)] = Kind.FIGHTER  # touching a base nearer the camera: its rim is its own
@@ -761,10 +760,8 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
             blob = _placed_by_its_ring(blob)
         if any(math.hypot(blob.x_mm - b.x_mm, blob.y_mm - b.y_mm) < b.radius_mm for b in bases):
             continue  # the same base fitted from another seed
-        overlapped = [b for b in bases if _overlapping(blob, b)]
-        if overlapped or (blob.fit_error_mm > CRISP_RIM_MM and _on_figure_line(blob, bases, camera)):
-            if _solid_base_but_for_change_ahead(blob, settings):
-                contested += [(b, blob) for b in overlapped]
+        if any(_overlapping(blob, b) for b in bases) or (
+                blob.fit_error_mm > CRISP_RIM_MM and _on_figure_line(blob, bases, camera)):
             continue  # left to the region check below: explained by that base, or a doubt
         # A ringed figure's disc is fitted off its base's centre: placed as a fighter by its figure.
         bases.append(replace(blob, figure_only=True) if blob.diameter_mm <= _size_cut(settings) - SIZE_MARGIN_MM
@@ -774,9 +771,10 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
         # camera; where the one left is a solid base too, on another space (two tokens resting one
         # on the other fitted base-sized, a fighter's base touching them from behind off the row),
         # either may be the fighter counted: the count says how many fighters there are, not where.
+        # (Whether the change just in front of the one left, the taken disc's, made it unsure or not.)
         doubts += [FirmDoubt(f"the fighter at ({taken.x_mm:.0f}, {taken.y_mm:.0f}) mm may be the base at "
                              f"({other.x_mm:.0f}, {other.y_mm:.0f}) mm, on another space")
-                   for taken, other in contested
+                   for taken, other in _solid_bases_overlapping(bases, discs, settings)
                    if geometry.space_at(taken.x_mm, taken.y_mm) != geometry.space_at(other.x_mm, other.y_mm)]
     if expected is not None and len(bases) < expected:
         bases += _standing_in_for(expected - len(bases), blobs, bases, geometry, camera, settings)
@@ -824,6 +822,14 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
         doubts.append(FirmDoubt(f"change in {len(unexplained)} places that no base, figure or token explains "
                                 "(the light may have changed)"))
     return sorted(bases, key=lambda b: b.x_mm), doubts
+
+
+def _solid_bases_overlapping(bases: list[Blob], discs, settings: ArenaSettings) -> list[tuple[Blob, Blob]]:
+    """(a base taken, a disc not taken overlapping it that is a solid base but for the change in front
+    of it): not the same base fitted again (its centre within the taken base)."""
+    return [(taken, other) for taken in bases for other in discs
+            if _overlapping(taken, other) and _solid_base_but_for_change_ahead(other, settings)
+            and math.hypot(other.x_mm - taken.x_mm, other.y_mm - taken.y_mm) >= taken.radius_mm]
 
 
 def _maybe_a_fighter_off_the_spaces(blob: Blob, blobs, geometry: BoardGeometry, settings: ArenaSettings) -> bool:
