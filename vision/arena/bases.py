@@ -1067,12 +1067,8 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
         if _near_any(blob, bases + standing):
             continue  # the same thing fitted again, or part of a taken fighter
         if _on_figure_line(blob, standing, camera):
-            if _stands_on_its_own(blob, geometry) and any(
-                    geometry.space_at(s.x_mm, s.y_mm) is not None for s in standing if _on_figure_line(blob, [s], camera)):
-                # Not a figure's top (nothing stands behind a top) but a fighter off the spaces, or that
-                # candidate's figure after all: which of the two places the fighter counted stands on
-                # cannot be told (two resting tokens standing up by the figure of a fighter behind them).
-                return []
+            if _standing_on_its_own_behind_one_on_a_space(blob, standing, geometry, camera):
+                return []  # a fighter of its own, or that candidate's figure: which one is counted cannot be told
             continue  # the top of a candidate's own figure
         if not base_like and _fighter_behind_on_another_space(blob, geometry, camera, settings):
             return []  # its own foot, or a token's in front of the fighter: which space it is on cannot be told
@@ -1112,6 +1108,19 @@ def _fighter_behind_on_another_space(blob: Blob, geometry: BoardGeometry, camera
             if geometry.space_at(x, y) != own:
                 return True
     return False
+
+
+def _standing_on_its_own_behind_one_on_a_space(blob: Blob, standing: list[Blob], geometry: BoardGeometry,
+                                               camera: CameraPosition) -> bool:
+    """Is a disc standing on its own off the spaces on the figure line of a would-be stand-in on a space?
+
+    Standing on its own it is no figure's top (nothing stands behind a top): a fighter off the spaces,
+    or that stand-in's figure after all. Either may be the fighter counted (two resting tokens standing
+    up by the figure of a fighter behind them, its base the spaces' colour, 55-67 degrees up), and they
+    lie on different spaces: taking the one in front would be a guess.
+    """
+    return _stands_on_its_own(blob, geometry) and any(
+        geometry.space_at(s.x_mm, s.y_mm) is not None for s in standing if _on_figure_line(blob, [s], camera))
 
 
 def _seen_base_behind_on_another_space(blob: Blob, discs, bases, geometry: BoardGeometry, camera: CameraPosition,
