@@ -1134,7 +1134,14 @@ def _seen_base_behind_on_another_space(blob: Blob, discs, bases, geometry: Board
     fighter stands off the row). The count says how many fighters there are, not which of the two
     places one stands on; where they lie on different spaces, taking the disc would be a guess. (A base
     taken is a fighter counted already: the disc in front is then no question of which.)
+
+    Only seen from so high that a figure stays over its base (``Evidence.UNKNOWN``): a solid disc
+    right behind it is then no part of its figure but a base of its own. Seen from lower, a figure
+    leans past its base and may itself be fitted as such a disc (spec scene 12393, 39 degrees up: a
+    fighter's figure behind its S3 base fitted a crisp 27.3 mm disc), which says nothing of a second fighter.
     """
+    if blob.figure is not Evidence.UNKNOWN:
+        return False
     behind = _base_behind(blob, discs, camera, settings)
     if behind is None or any(_overlapping(behind, b) or _near_any(behind, [b]) for b in bases):
         return False
