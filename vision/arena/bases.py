@@ -833,8 +833,12 @@ def _solid_bases_overlapping(bases: list[Blob], discs, settings: ArenaSettings) 
 
 
 def _maybe_a_fighter_off_the_spaces(blob: Blob, blobs, geometry: BoardGeometry, settings: ArenaSettings) -> bool:
-    """Is a disc apart from ``blob`` (not overlapping it) seen clear of every space, and not a token
-    by its look: a base, or something unsure (a fighter there need not show as a clear base)?"""
+    """Is ``blob``, on a space, apart from a disc (not overlapping it) seen clear of every space that is
+    not a token by its look: a base, or something unsure (a fighter there need not show as a clear base)?
+    (A disc itself off the spaces is what may be the fighter there: spec scene 570001, a fighter off the
+    row with a token lying against it, off the row too.)"""
+    if geometry.space_at(blob.x_mm, blob.y_mm) is None:
+        return False
     return any(other is not blob and is_disc(other, settings) and _off_the_spaces(other, geometry)
                and not _overlapping(blob, other) and classify(other, settings) is not Kind.TOKEN
                for other in blobs)
