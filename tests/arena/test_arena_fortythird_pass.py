@@ -72,6 +72,12 @@ def test_a_base_behind_taken_already_is_a_fighter_counted(geometry):
                                                         SETTINGS)
 
 
+def test_a_disc_behind_not_standing_up_offers_no_second_place(geometry):
+    # Flat: maybe a token lying there fitted base-sized under the figure's top (test_arena_twentyninth_pass).
+    flat = replace(BASE_BEHIND, stands_up=False)
+    assert not bases._seen_base_behind_on_another_space(PAIR, [PAIR, flat], [], geometry, CAMERA, SETTINGS)
+
+
 def test_a_stand_in_seen_from_low_is_not_asked(geometry):
     # From lower, a figure leans past its base and may be fitted as a solid disc behind it (spec scene 12393,
     # read right with the count in test_arena_accuracy3): that says nothing of a second fighter.
