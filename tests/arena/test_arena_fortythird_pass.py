@@ -105,6 +105,27 @@ def test_the_same_base_fitted_again_or_no_solid_base_is_not_named():
     assert bases._solid_bases_overlapping([TAKEN_PAIR], [TAKEN_PAIR, again, patchy], SETTINGS) == []
 
 
+#: (61, 0, 5.0, 0, True) as measured: the pair fitted a 28.7 mm disc on S6, taken as the stand-in; the fighter
+#: behind it on a base the spaces' colour seen by its figure only, a crisp 11.2 mm disc standing on its own.
+STAND_IN = Blob(43.8, 12.9, 14.35, 0.33, 0.19, Evidence.UNKNOWN, (43.8, 12.9), 1, 0.96)
+FIGURE_OFF_THE_ROW = Blob(40.6, 35.5, 5.6, 0.13, 0.0, Evidence.YES, (40.6, 35.5), 1, 1.0, ahead=0.21, stands_up=True)
+
+
+def test_a_disc_standing_on_its_own_behind_a_stand_in_on_a_space_is_a_second_place(geometry):
+    assert bases._on_figure_line(FIGURE_OFF_THE_ROW, [STAND_IN], CAMERA)
+    assert bases._standing_on_its_own_behind_one_on_a_space(FIGURE_OFF_THE_ROW, [STAND_IN], geometry, CAMERA)
+
+
+def test_a_figures_top_or_a_stand_in_off_the_spaces_is_not_asked(geometry):
+    top = replace(FIGURE_OFF_THE_ROW, figure=Evidence.UNKNOWN)  # nothing behind it: a top
+    assert not bases._standing_on_its_own_behind_one_on_a_space(top, [STAND_IN], geometry, CAMERA)
+    # Both behind the row: which of them is the fighter, neither is on a space.
+    off = replace(STAND_IN, y_mm=STAND_IN.y_mm + 20.0, peak_mm=(STAND_IN.x_mm, STAND_IN.y_mm + 20.0))
+    behind = replace(FIGURE_OFF_THE_ROW, y_mm=FIGURE_OFF_THE_ROW.y_mm + 20.0)
+    assert geometry.space_at(off.x_mm, off.y_mm) is None and bases._on_figure_line(behind, [off], CAMERA)
+    assert not bases._standing_on_its_own_behind_one_on_a_space(behind, [off], geometry, CAMERA)
+
+
 def test_something_not_a_token_seen_off_the_row_may_be_the_fighter_counted(geometry):
     assert bases._maybe_a_fighter_off_the_spaces(RINGED_PAIR, [RINGED_PAIR, FIGHTER_OFF_THE_ROW], geometry, SETTINGS)
 
