@@ -1143,6 +1143,7 @@ def _seen_base_behind_on_another_space(blob: Blob, discs, bases, geometry: Board
     right behind it is then no part of its figure but a base of its own. Seen from lower, a figure
     leans past its base and may itself be fitted as such a disc (spec scene 12393, 39 degrees up: a
     fighter's figure behind its S3 base fitted a crisp 27.3 mm disc), which says nothing of a second fighter.
+
     A fighter's base behind has its figure on it: the disc stands up. One that does not may be a flat
     token lying there, fitted base-sized under the figure's top (72 degrees up, a 22 mm token against a
     fighter fitted 25.0 mm: test_arena_twentyninth_pass), which offers the fighter no second place.
