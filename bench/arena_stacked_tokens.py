@@ -1,8 +1,12 @@
 """Arena reader on purpose-built scenes of tokens lying one on another: never a fighter with ok:true.
 
-Run: python bench/arena_stacked_tokens.py [--set stacked|front|resting|resting-wide|resting-behind|fighters|all] [--jobs J] [-v]
-Read without the fighter count (the offline reader's case), each scene counted as ``ok``
-right, ``ok`` WRONG (must be 0) or a doubt:
+Run: python bench/arena_stacked_tokens.py [--set stacked|front|resting|resting-wide|resting-behind|fighters|all]
+[--with-count] [--jobs J] [-v]
+Read without the fighter count (the offline reader's case), or with ``--with-count`` told how many
+fighters the scene holds (the live service's case in a match): every fighter built into it,
+including one standing off every space (it is on the arena, though on no space: the
+``resting-behind`` and ``front`` sets' fighter counts as 1, the token-only sets are read with 0).
+Each scene is counted as ``ok`` right, ``ok`` WRONG (must be 0) or a doubt:
 
 - ``stacked``: two vivid tokens, 22 and 21 mm, the upper dropped 4 mm off the lower's centre
   (``Token(z_mm=3)``), from 55 to 80 degrees up, 3 sides, 4 places, 8 offset directions (480).
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import functools
 import itertools
 import math
 import sys
@@ -103,13 +108,13 @@ def jobs(which: str) -> list[tuple]:
     return out
 
 
-def run_one(job):
+def run_one(job, with_count: bool = False):
     kind, label, pose, minis, tokens, truth = job
     geometry = load_geometry(LAYOUT)
     if truth is None:
         truth = tuple(sorted({geometry.space_at(m.x_mm, m.y_mm) for m in minis} - {None}))
     reading = read_arena(render_scene(_scene(pose, minis, tokens), geometry), render_scene(_scene(pose, seed=99), geometry),
-                         geometry, annotate=False)
+                         geometry, annotate=False, fighters=len(minis) if with_count else None)
     verdict = ("right" if reading.occupied == truth else "WRONG") if reading.ok else "doubt"
     return kind, label, verdict, truth, reading.occupied, reading.error
 
@@ -117,16 +122,19 @@ def run_one(job):
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", default="all", choices=("stacked", "front", "resting", "resting-wide", "resting-behind", "fighters", "all"))
+    parser.add_argument("--with-count", action="store_true",
+                        help="tell the reader how many fighters the scene holds, those off every space included")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("-v", "--verbose", action="store_true", help="list every scene read WRONG")
     args = parser.parse_args()
     with ProcessPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(run_one, jobs(args.set), chunksize=4))
+        results = list(pool.map(functools.partial(run_one, with_count=args.with_count), jobs(args.set), chunksize=4))
     counts = collections.defaultdict(collections.Counter)
     for kind, label, verdict, truth, occupied, error in results:
         counts[kind][verdict] += 1
         if args.verbose and verdict == "WRONG":
             print(f"{kind} {label}: truth={truth} read={occupied}")
+    print("read with the fighter count" if args.with_count else "read without the fighter count")
     print(f"{'set':10s} {'scenes':>6s} {'ok right':>9s} {'ok WRONG':>9s} {'doubt':>6s}")
     for kind, c in counts.items():
         print(f"{kind:10s} {sum(c.values()):6d} {c['right']:9d} {c['WRONG']:9d} {c['doubt']:6d}")

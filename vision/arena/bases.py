@@ -754,8 +754,13 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
         # With the count known, a ringed figure standing up no further than a token resting on its
         # disc could is taken as before: it is never a clear base, so were it a token stack every
         # doubt of the fighter then unseen would stand (or the count would be one too many); only a
-        # hiding doubt on its own space goes, and a fighter hiding there stands on that space.
-        blobs = [replace(b, within_resting_reach=False) if b.within_resting_reach else b for b in blobs]
+        # hiding doubt on its own space goes, and a fighter hiding there stands on that space. But a
+        # fighter seen off every space raises no doubt (it changes no space): where something apart
+        # from the disc, not a token, is seen there, it may be the fighter counted, and the disc a
+        # token stack standing up by its figure (the thirty-fifth pass's built set, 74-80 degrees up).
+        blobs = [replace(b, within_resting_reach=False)
+                 if b.within_resting_reach and not _maybe_a_fighter_off_the_spaces(b, blobs, geometry, settings) else b
+                 for b in blobs]
     discs = [b for b in blobs if is_disc(b, settings)]
     kinds = {id(b): classify(b, settings) for b in discs}
     for blob in discs:
@@ -790,6 +795,16 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
         # A ringed figure's disc is fitted off its base's centre: placed as a fighter by its figure.
         bases.append(replace(blob, figure_only=True) if blob.diameter_mm <= _size_cut(settings) - SIZE_MARGIN_MM
                      else blob)
+    if expected is not None:
+        # Two overlapping discs cannot both be bases, and which was taken went by which is nearer the
+        # camera; where the one left is a solid base too, on another space (two tokens resting one
+        # on the other fitted base-sized, a fighter's base touching them from behind off the row),
+        # either may be the fighter counted: the count says how many fighters there are, not where.
+        # (Whether the change just in front of the one left, the taken disc's, made it unsure or not.)
+        doubts += [FirmDoubt(f"the fighter at ({taken.x_mm:.0f}, {taken.y_mm:.0f}) mm may be the base at "
+                             f"({other.x_mm:.0f}, {other.y_mm:.0f}) mm, on another space")
+                   for taken, other in _solid_bases_overlapping(bases, discs, settings)
+                   if geometry.space_at(taken.x_mm, taken.y_mm) != geometry.space_at(other.x_mm, other.y_mm)]
     if expected is not None and len(bases) < expected:
         bases += _standing_in_for(expected - len(bases), blobs, bases, geometry, camera, settings)
     if expected is not None:
@@ -838,6 +853,26 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     return sorted(bases, key=lambda b: b.x_mm), doubts
 
 
+def _solid_bases_overlapping(bases: list[Blob], discs, settings: ArenaSettings) -> list[tuple[Blob, Blob]]:
+    """(a base taken, a disc not taken overlapping it that is a solid base but for the change in front
+    of it): not the same base fitted again (its centre within the taken base)."""
+    return [(taken, other) for taken in bases for other in discs
+            if _overlapping(taken, other) and _solid_base_but_for_change_ahead(other, settings)
+            and math.hypot(other.x_mm - taken.x_mm, other.y_mm - taken.y_mm) >= taken.radius_mm]
+
+
+def _maybe_a_fighter_off_the_spaces(blob: Blob, blobs, geometry: BoardGeometry, settings: ArenaSettings) -> bool:
+    """Is ``blob``, on a space, apart from a disc (not overlapping it) seen clear of every space that is
+    not a token by its look: a base, or something unsure (a fighter there need not show as a clear base)?
+    (A disc itself off the spaces is what may be the fighter there: spec scene 570001, a fighter off the
+    row with a token lying against it, off the row too.)"""
+    if geometry.space_at(blob.x_mm, blob.y_mm) is None:
+        return False
+    return any(other is not blob and is_disc(other, settings) and _off_the_spaces(other, geometry)
+               and not _overlapping(blob, other) and classify(other, settings) is not Kind.TOKEN
+               for other in blobs)
+
+
 def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSettings) -> dict:
     """Bases left unsure only by change just in front of them, all of it a crisp token lying
     there: those bases are fighters (``kinds`` updated). Returns each token-sized disc left
@@ -865,9 +900,15 @@ def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSe
 
 
 def _figure_is_a_base_behind(blob: Blob, discs, camera: CameraPosition, settings: ArenaSettings) -> bool:
-    """Is the change where the disc's figure should show (it was taken by its figure, or, seen
-    from so high that a figure stays over its base, by its standing up or its far outline running
-    on) another base's, standing right behind it on its line away from the camera?
+    """Is the change where the disc's figure should show another base's? (See ``_base_behind``.)"""
+    return _base_behind(blob, discs, camera, settings) is not None
+
+
+def _base_behind(blob: Blob, discs, camera: CameraPosition, settings: ArenaSettings) -> Blob | None:
+    """The base standing right behind the disc on its line away from the camera whose change shows
+    where the disc's figure should (it was taken by its figure, or, seen from so high that a figure
+    stays over its base, by its standing up or its far outline running on), or None. A base seen by
+    its faint ring is given at it; a fighter seen by its figure's foot alone, at the foot.
 
     A figure stands on its own base; change that shows there may be the base of a fighter behind
     (two tokens lying one over the other in front of a fighter, seen from 40-45 degrees): what
@@ -889,7 +930,7 @@ def _figure_is_a_base_behind(blob: Blob, discs, camera: CameraPosition, settings
         # nothing breaks off between them); partial evidence: where the change rising after a gap starts.
         reach = _flat_top_reach(camera, blob.x_mm, blob.y_mm) if blob.figure is Evidence.YES else _RISE_GAP_MM
     else:
-        return False
+        return None
     ax, ay = camera.away(blob.x_mm, blob.y_mm)
     for other in discs:
         if other is blob or _overlapping(blob, other):
@@ -899,17 +940,21 @@ def _figure_is_a_base_behind(blob: Blob, discs, camera: CameraPosition, settings
             other = foot
         elif blob.figure is Evidence.UNKNOWN:
             other = _base_carrying_change_on(other, settings)
-        elif other.coverage < MIN_BASE_COVERAGE or not is_clear_base(replace(other, ahead=0.0), settings):
-            # A clear, solid base but for the change in front of it (this disc), not a figure fitted as a
-            # disc (its own, or a ring round it).
+        elif not _solid_base_but_for_change_ahead(other, settings):
+            # Not a figure fitted as a disc (its own, or a ring round it); the change ahead is this disc.
             continue
         if other is None or _overlapping(blob, other):
             continue
         dx, dy = other.x_mm - blob.x_mm, other.y_mm - blob.y_mm
         along, lateral = dx * ax + dy * ay, abs(dx * ay - dy * ax)
         if lateral < other.radius_mm + _FIGURE_LEAN_MM and 0 < along < other.radius_mm + blob.radius_mm + reach:
-            return True
-    return False
+            return other
+    return None
+
+
+def _solid_base_but_for_change_ahead(blob: Blob, settings: ArenaSettings) -> bool:
+    """A clear base changed all over, but for change just in front of it (towards the camera)."""
+    return blob.coverage >= MIN_BASE_COVERAGE and is_clear_base(replace(blob, ahead=0.0), settings)
 
 
 def _foot_standing_on_the_board(other: Blob, settings: ArenaSettings) -> Blob | None:
@@ -1014,8 +1059,7 @@ def _base_carrying_change_on(other: Blob, settings: ArenaSettings) -> Blob | Non
     """
     if other.base_ring is not None and classify(other, settings) is Kind.FIGHTER:
         return _placed_by_its_ring(other)
-    if (other.coverage < MIN_BASE_COVERAGE or other.tiered >= MAX_TOKEN_TIERED
-            or not is_clear_base(replace(other, ahead=0.0), settings)):
+    if other.tiered >= MAX_TOKEN_TIERED or not _solid_base_but_for_change_ahead(other, settings):
         return None
     return other
 
@@ -1124,6 +1168,7 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
     standing thing too, and may be the fighter missing.
     """
     w, h = geometry.board_mm
+    discs = [b for b in blobs if is_disc(b, settings)]
     standing: list[Blob] = []
     unplaced: list[Blob] = []  # standing things whose foot is not seen: figures' tops
     # Base-like discs first (their centre is the base's), then the rest nearest the camera
@@ -1148,9 +1193,13 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
         if _near_any(blob, bases + standing):
             continue  # the same thing fitted again, or part of a taken fighter
         if _on_figure_line(blob, standing, camera):
+            if _standing_on_its_own_behind_one_on_a_space(blob, standing, geometry, camera):
+                return []  # a fighter of its own, or that candidate's figure: which one is counted cannot be told
             continue  # the top of a candidate's own figure
         if not base_like and _fighter_behind_on_another_space(blob, geometry, camera, settings):
             return []  # its own foot, or a token's in front of the fighter: which space it is on cannot be told
+        if _seen_base_behind_on_another_space(blob, discs, bases, geometry, camera, settings):
+            return []  # it, or the base behind it, is the fighter: which one cannot be told
         standing.append(blob if base_like else replace(blob, figure_only=True))
     # A top that is no part of a fighter taken (a base or a stand-in: on it or its figure line) stands
     # somewhere unplaced. Then which of them all is the fighter missing cannot be told (220583: two
@@ -1185,6 +1234,48 @@ def _fighter_behind_on_another_space(blob: Blob, geometry: BoardGeometry, camera
             if geometry.space_at(x, y) != own:
                 return True
     return False
+
+
+def _standing_on_its_own_behind_one_on_a_space(blob: Blob, standing: list[Blob], geometry: BoardGeometry,
+                                               camera: CameraPosition) -> bool:
+    """Is a disc standing on its own off the spaces on the figure line of a would-be stand-in on a space?
+
+    Standing on its own it is no figure's top (nothing stands behind a top): a fighter off the spaces,
+    or that stand-in's figure after all. Either may be the fighter counted (two resting tokens standing
+    up by the figure of a fighter behind them, its base the spaces' colour, 55-67 degrees up), and they
+    lie on different spaces: taking the one in front would be a guess.
+    """
+    return _stands_on_its_own(blob, geometry) and any(
+        geometry.space_at(s.x_mm, s.y_mm) is not None for s in standing if _on_figure_line(blob, [s], camera))
+
+
+def _seen_base_behind_on_another_space(blob: Blob, discs, bases, geometry: BoardGeometry, camera: CameraPosition,
+                                       settings: ArenaSettings) -> bool:
+    """Does a base not taken stand right behind a would-be stand-in, where its figure should show
+    (``_base_behind``: a clear base but for the change in front of it), on another space or on none?
+
+    Either may be the fighter missing: the disc with its figure shown by that change, or the base
+    behind with the disc in front of it something flat (two tokens resting one on the other, standing
+    up by that fighter's figure, seen from 55-80 degrees: the thirty-fifth pass's built set, whose
+    fighter stands off the row). The count says how many fighters there are, not which of the two
+    places one stands on; where they lie on different spaces, taking the disc would be a guess. (A base
+    taken is a fighter counted already: the disc in front is then no question of which.)
+
+    Only seen from so high that a figure stays over its base (``Evidence.UNKNOWN``): a solid disc
+    right behind it is then no part of its figure but a base of its own. Seen from lower, a figure
+    leans past its base and may itself be fitted as such a disc (spec scene 12393, 39 degrees up: a
+    fighter's figure behind its S3 base fitted a crisp 27.3 mm disc), which says nothing of a second fighter.
+
+    A fighter's base behind has its figure on it: the disc stands up. One that does not may be a flat
+    token lying there, fitted base-sized under the figure's top (72 degrees up, a 22 mm token against a
+    fighter fitted 25.0 mm: test_arena_twentyninth_pass), which offers the fighter no second place.
+    """
+    if blob.figure is not Evidence.UNKNOWN:
+        return False
+    behind = _base_behind(blob, discs, camera, settings)
+    if behind is None or not behind.stands_up or any(_overlapping(behind, b) or _near_any(behind, [b]) for b in bases):
+        return False
+    return geometry.space_at(behind.x_mm, behind.y_mm) != geometry.space_at(blob.x_mm, blob.y_mm)
 
 
 def _near_any(blob: Blob, fighters: list[Blob]) -> bool:
