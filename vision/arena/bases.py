@@ -763,6 +763,7 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
                  for b in blobs]
     discs = [b for b in blobs if is_disc(b, settings)]
     kinds = {id(b): classify(b, settings) for b in discs}
+    overlapping_solid: list[tuple[Blob, Blob]] = []  # (a disc taken as a fighter, a solid base overlapping it)
     for blob in discs:
         if kinds[id(blob)] is Kind.FIGHTER and _figure_is_a_base_behind(blob, discs, camera, settings):
             kinds[id(blob)] = Kind.UNSURE
@@ -771,6 +772,7 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
             if behind is not None:
                 # Two solid bases cannot overlap: which of the two is the fighter cannot be told.
                 kinds[id(blob)] = kinds[id(behind)] = Kind.UNSURE
+                overlapping_solid.append((blob, behind))
         if kinds[id(blob)] is Kind.UNSURE and _stands_up_only_into_a_base(blob, discs, camera, settings):
             kinds[id(blob)] = classify(replace(blob, stands_up=False), settings)  # then size alone decides
         if kinds[id(blob)] is Kind.TOKEN and (_more_of_it_in_front(blob, discs, camera)
@@ -805,6 +807,12 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
                              f"({other.x_mm:.0f}, {other.y_mm:.0f}) mm, on another space")
                    for taken, other in _solid_bases_overlapping(bases, discs, settings)
                    if geometry.space_at(taken.x_mm, taken.y_mm) != geometry.space_at(other.x_mm, other.y_mm)]
+        # So with the two both left unsure for overlapping (``_overlapping_base_behind``): else the
+        # count would take the one on a space as the fighter missing, a guess between the two.
+        doubts += [FirmDoubt(f"the object at ({front.x_mm:.0f}, {front.y_mm:.0f}) mm may be the base at "
+                             f"({behind.x_mm:.0f}, {behind.y_mm:.0f}) mm, on another space")
+                   for front, behind in overlapping_solid
+                   if geometry.space_at(front.x_mm, front.y_mm) != geometry.space_at(behind.x_mm, behind.y_mm)]
     if expected is not None and len(bases) < expected:
         bases += _standing_in_for(expected - len(bases), blobs, bases, geometry, camera, settings)
     if expected is not None:
