@@ -1297,7 +1297,7 @@ def _solid_base_overlapping_behind_on_another_space(blob: Blob, discs, bases, ge
 
     Two solid bases cannot overlap, so one of the two fits is no base: the stand-in's figure fitted as a
     disc behind it, or, the disc behind being the fighter, the stand-in something flat lying in front of
-    it (two tokens resting one on the other, fitted 28.6-29.5 mm, 5.4-6.5 mm into the base of a fighter
+    it (two tokens resting one on the other, fitted 28.6-30.0 mm, 5.4-6.9 mm into the base of a fighter
     standing off the row 0.5 mm behind them: the ``resting-behind`` built set, 55-67 degrees up). The
     count says how many fighters there are, not which of the two places one stands on. ``_base_behind``
     skips a base overlapping the disc (one's own figure fitted as a disc overlaps its base), so
