@@ -1208,6 +1208,8 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
             return []  # its own foot, or a token's in front of the fighter: which space it is on cannot be told
         if _seen_base_behind_on_another_space(blob, discs, bases, geometry, camera, settings):
             return []  # it, or the base behind it, is the fighter: which one cannot be told
+        if _ragged_foot_in_front_on_another_space(blob, blobs, bases, geometry, camera):
+            return []  # its own foot, or a figure of the foot in front: which space it is on cannot be told
         standing.append(blob if base_like else replace(blob, figure_only=True))
     # A top that is no part of a fighter taken (a base or a stand-in: on it or its figure line) stands
     # somewhere unplaced. Then which of them all is the fighter missing cannot be told (220583: two
@@ -1284,6 +1286,41 @@ def _seen_base_behind_on_another_space(blob: Blob, discs, bases, geometry: Board
     if behind is None or not behind.stands_up or any(_overlapping(behind, b) or _near_any(behind, [b]) for b in bases):
         return False
     return geometry.space_at(behind.x_mm, behind.y_mm) != geometry.space_at(blob.x_mm, blob.y_mm)
+
+
+def _ragged_foot_in_front_on_another_space(blob: Blob, blobs, bases, geometry: BoardGeometry,
+                                           camera: CameraPosition) -> bool:
+    """Does a would-be stand-in lie where the figure of a standing foot nearer the camera shows, that
+    foot too ragged to be placed, and on another space than the stand-in or on none?
+
+    A figure rises from its foot and shows, seen from the camera, on the foot's line away from it:
+    change of a figure's width, running on, standing up, with the rest of the figure in front of any
+    part of it. A disc fitted on a figure's middle measures as a foot there does (token-sized, the
+    figure behind it, standing up), and where the figure is narrower than the disc, the band just in
+    front of its rim is mostly bare (``ahead`` under ``MAX_CHANGE_AHEAD``): nothing says it is no foot.
+    What does is the foot itself, nearer the camera in the same changed region, with nothing of it in
+    front of it and standing up: on a base close to the board's colour its rim fit takes the figure's
+    foot and the base's faint edge together and is ragged (over ``STANDING_RIM_ERROR_MM``), so it is
+    no candidate of its own. (Spec scene 487058, touching tokens, numpy 2 + OpenCV 5.0: a fighter off
+    the row in front of S5 on a base 27 mm the board's pink, seen from 42 degrees up, its 44 mm figure
+    over S5 fitted a 15.4 mm disc standing up, 0.38 of the band ahead changed; its foot fitted 23 mm,
+    rim error 3.2 mm, the base's faint ring 28.8 mm round the true base.) The count says a fighter is
+    there, not whether it is the disc or the foot in front: where they lie on different spaces (or
+    one on none), taking the disc would be a guess. A foot is placed at its base's faint ring where
+    one was found (``base_ring``), else at its fitted centre.
+    """
+    own = geometry.space_at(blob.x_mm, blob.y_mm)
+    for foot in blobs:
+        if (foot is blob or foot.fit_error_mm <= STANDING_RIM_ERROR_MM or foot.region != blob.region
+                or not (foot.stands_up or foot.figure is Evidence.YES) or foot.ahead > MAX_CHANGE_AHEAD
+                or _explained(foot, bases, camera)):
+            continue
+        placed = _placed_by_its_ring(foot) if foot.base_ring is not None else foot
+        if geometry.space_at(placed.x_mm, placed.y_mm) == own:
+            continue
+        if _on_figure_line(blob, [foot], camera) or _on_figure_line(blob, [placed], camera):
+            return True
+    return False
 
 
 def _near_any(blob: Blob, fighters: list[Blob]) -> bool:
