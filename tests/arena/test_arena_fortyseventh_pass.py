@@ -128,3 +128,12 @@ def test_the_same_fighter_on_s5_is_still_read(geometry, y):
         reading = read_arena(image, empty, geometry, annotate=False, fighters=fighters)
         assert reading.ok, (fighters, reading.error)
         assert reading.occupied == ("S5", "S8")
+
+
+def test_a_fighter_on_a_space_placed_by_its_standing_disc_is_still_read(geometry):
+    # Spec scene 470044 (touching tokens): the S5 fighter is taken by the count as a stand-in (a 23.5 mm disc
+    # with its figure behind it), and read right.
+    live, reference, truth, count = spec_scene(470044, geometry, touching_tokens=True)
+    reading = read_arena(live, reference, geometry, annotate=False, fighters=count)
+    assert reading.ok, reading.error
+    assert reading.occupied == truth == ("S5", "S6")
