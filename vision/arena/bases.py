@@ -750,6 +750,7 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     for a base (a figure on a base the colour of the board) is taken as the missing fighter,
     if there are exactly as many of them as fighters missing: see :func:`_standing_in_for`.
     """
+    taken_by_count: set[int] = set()  # (the ids of such discs, taken so by the count alone)
     if expected is not None:
         # With the count known, a ringed figure standing up no further than a token resting on its
         # disc could is taken as before: it is never a clear base, so were it a token stack every
@@ -758,9 +759,13 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
         # fighter seen off every space raises no doubt (it changes no space): where something apart
         # from the disc, not a token, is seen there, it may be the fighter counted, and the disc a
         # token stack standing up by its figure (the thirty-fifth pass's built set, 74-80 degrees up).
-        blobs = [replace(b, within_resting_reach=False)
-                 if b.within_resting_reach and not _maybe_a_fighter_off_the_spaces(b, blobs, geometry, settings) else b
-                 for b in blobs]
+        kept = []
+        for b in blobs:
+            if b.within_resting_reach and not _maybe_a_fighter_off_the_spaces(b, blobs, geometry, settings):
+                b = replace(b, within_resting_reach=False)
+                taken_by_count.add(id(b))
+            kept.append(b)
+        blobs = kept
     discs = [b for b in blobs if is_disc(b, settings)]
     kinds = {id(b): classify(b, settings) for b in discs}
     overlapping_solid: list[tuple[Blob, Blob]] = []  # (a disc taken as a fighter, a solid base overlapping it)
@@ -778,7 +783,7 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
         if kinds[id(blob)] is Kind.TOKEN and (_more_of_it_in_front(blob, discs, camera)
                                                or _more_of_it_behind(blob, discs, camera)):
             kinds[id(blob)] = Kind.UNSURE
-    front_tokens = _bases_behind_tokens(discs, kinds, camera, settings)
+    front_tokens = _bases_behind_tokens(discs, kinds, camera, settings, taken_by_count)
     order = sorted(discs, key=lambda b: (b.fit_error_mm > CRISP_RIM_MM, _distance_to_camera(b.peak_mm, camera)))
     bases: list[Blob] = []
     doubts: list[str] = []
@@ -881,10 +886,25 @@ def _maybe_a_fighter_off_the_spaces(blob: Blob, blobs, geometry: BoardGeometry, 
                for other in blobs)
 
 
-def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSettings) -> dict:
+def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSettings,
+                        taken_by_count: set[int] = frozenset()) -> dict:
     """Bases left unsure only by change just in front of them, all of it a crisp token lying
     there: those bases are fighters (``kinds`` updated). Returns each token-sized disc left
-    unsure only by the change behind it -> the bases standing there, which explain it."""
+    unsure only by the change behind it -> the bases standing there, which explain it.
+
+    Not a ringed disc standing up no further than a token resting on it could show, let pass by the
+    count (``taken_by_count``, see ``select_bases``). The count lets it pass as a foot: nothing of it
+    nearer the camera, were it a token stack the fighter then unseen would raise a doubt. With change
+    in front of it, more of the thing lies nearer the camera, and a figure's top or middle has the
+    rest of its figure there; where that figure rises from a base close to the board's colour, its
+    foot with the base's near part may fit a crisp flat token-sized disc, which would "explain" the
+    change as a token lying in front. (A built scene: a fighter off the row in front of S4, its 27 mm
+    base the board's pink, a 14 x 40 mm figure, seen from 42 degrees up, 18 to the side: its figure's
+    top over S4 fitted a ringed 17.3 mm disc within a resting token's reach, 0.58 of the band ahead
+    changed, all of it on its own foot fitted a flat 18.6 mm disc; with the count S4 was read, a wrong
+    ok: true on OpenCV 5.0 and 5.1.) A base behind a token is a fighter by its own look but for that
+    token; this disc is a fighter by its look only with the count's leave, which is a foot's, and the
+    change in front of it says it is no foot: the two leaves are not stacked."""
     cut = _size_cut(settings)
     # A crisp flat disc with nothing more of it nearer the camera (else it is a figure's middle).
     tokens = [t for t in discs if t.fit_error_mm <= CRISP_RIM_MM and t.diameter_mm <= cut - SIZE_MARGIN_MM
@@ -892,7 +912,8 @@ def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSe
               and classify(replace(t, figure=Evidence.NO, stands_up=False), settings) is Kind.TOKEN]
     behind: dict = {}
     for base in discs:
-        if kinds[id(base)] is not Kind.UNSURE or not _a_fighter_but_for_change_in_front(base, settings):
+        if (kinds[id(base)] is not Kind.UNSURE or id(base) in taken_by_count
+                or not _a_fighter_but_for_change_in_front(base, settings)):
             continue
         # Apart, not touching: a rim fitted against a touching disc may have taken in part of it.
         in_front = [t for t in tokens if _stands_behind(base, t, camera)
