@@ -750,6 +750,7 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     for a base (a figure on a base the colour of the board) is taken as the missing fighter,
     if there are exactly as many of them as fighters missing: see :func:`_standing_in_for`.
     """
+    taken_by_count: set[int] = set()  # (the ids of such discs, taken so by the count alone)
     if expected is not None:
         # With the count known, a ringed figure standing up no further than a token resting on its
         # disc could is taken as before: it is never a clear base, so were it a token stack every
@@ -758,9 +759,13 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
         # fighter seen off every space raises no doubt (it changes no space): where something apart
         # from the disc, not a token, is seen there, it may be the fighter counted, and the disc a
         # token stack standing up by its figure (the thirty-fifth pass's built set, 74-80 degrees up).
-        blobs = [replace(b, within_resting_reach=False)
-                 if b.within_resting_reach and not _maybe_a_fighter_off_the_spaces(b, blobs, geometry, settings) else b
-                 for b in blobs]
+        kept = []
+        for b in blobs:
+            if b.within_resting_reach and not _maybe_a_fighter_off_the_spaces(b, blobs, geometry, settings):
+                b = replace(b, within_resting_reach=False)
+                taken_by_count.add(id(b))
+            kept.append(b)
+        blobs = kept
     discs = [b for b in blobs if is_disc(b, settings)]
     kinds = {id(b): classify(b, settings) for b in discs}
     overlapping_solid: list[tuple[Blob, Blob]] = []  # (a disc taken as a fighter, a solid base overlapping it)
@@ -778,7 +783,7 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
         if kinds[id(blob)] is Kind.TOKEN and (_more_of_it_in_front(blob, discs, camera)
                                                or _more_of_it_behind(blob, discs, camera)):
             kinds[id(blob)] = Kind.UNSURE
-    front_tokens = _bases_behind_tokens(discs, kinds, camera, settings)
+    front_tokens = _bases_behind_tokens(discs, kinds, camera, settings, taken_by_count)
     order = sorted(discs, key=lambda b: (b.fit_error_mm > CRISP_RIM_MM, _distance_to_camera(b.peak_mm, camera)))
     bases: list[Blob] = []
     doubts: list[str] = []
@@ -881,10 +886,25 @@ def _maybe_a_fighter_off_the_spaces(blob: Blob, blobs, geometry: BoardGeometry, 
                for other in blobs)
 
 
-def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSettings) -> dict:
+def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSettings,
+                        taken_by_count: set[int] = frozenset()) -> dict:
     """Bases left unsure only by change just in front of them, all of it a crisp token lying
     there: those bases are fighters (``kinds`` updated). Returns each token-sized disc left
-    unsure only by the change behind it -> the bases standing there, which explain it."""
+    unsure only by the change behind it -> the bases standing there, which explain it.
+
+    Not a ringed disc standing up no further than a token resting on it could show, let pass by the
+    count (``taken_by_count``, see ``select_bases``). The count lets it pass as a foot: nothing of it
+    nearer the camera, were it a token stack the fighter then unseen would raise a doubt. With change
+    in front of it, more of the thing lies nearer the camera, and a figure's top or middle has the
+    rest of its figure there; where that figure rises from a base close to the board's colour, its
+    foot with the base's near part may fit a crisp flat token-sized disc, which would "explain" the
+    change as a token lying in front. (A built scene: a fighter off the row in front of S4, its 27 mm
+    base the board's pink, a 14 x 40 mm figure, seen from 42 degrees up, 18 to the side: its figure's
+    top over S4 fitted a ringed 17.3 mm disc within a resting token's reach, 0.58 of the band ahead
+    changed, all of it on its own foot fitted a flat 18.6 mm disc; with the count S4 was read, a wrong
+    ok: true on OpenCV 5.0 and 5.1.) A base behind a token is a fighter by its own look but for that
+    token; this disc is a fighter by its look only with the count's leave, which is a foot's, and the
+    change in front of it says it is no foot: the two leaves are not stacked."""
     cut = _size_cut(settings)
     # A crisp flat disc with nothing more of it nearer the camera (else it is a figure's middle).
     tokens = [t for t in discs if t.fit_error_mm <= CRISP_RIM_MM and t.diameter_mm <= cut - SIZE_MARGIN_MM
@@ -892,7 +912,8 @@ def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSe
               and classify(replace(t, figure=Evidence.NO, stands_up=False), settings) is Kind.TOKEN]
     behind: dict = {}
     for base in discs:
-        if kinds[id(base)] is not Kind.UNSURE or not _a_fighter_but_for_change_in_front(base, settings):
+        if (kinds[id(base)] is not Kind.UNSURE or id(base) in taken_by_count
+                or not _a_fighter_but_for_change_in_front(base, settings)):
             continue
         # Apart, not touching: a rim fitted against a touching disc may have taken in part of it.
         in_front = [t for t in tokens if _stands_behind(base, t, camera)
@@ -1210,6 +1231,8 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
             return []  # it, or the base behind it, is the fighter: which one cannot be told
         if _solid_base_overlapping_behind_on_another_space(blob, discs, bases, geometry, camera, settings):
             return []  # two solid discs overlapping: one is no base, and which one cannot be told
+        if _ragged_foot_in_front_on_another_space(blob, blobs, bases, geometry, camera):
+            return []  # its own foot, or a figure of the foot in front: which space it is on cannot be told
         standing.append(blob if base_like else replace(blob, figure_only=True))
     # A top that is no part of a fighter taken (a base or a stand-in: on it or its figure line) stands
     # somewhere unplaced. Then which of them all is the fighter missing cannot be told (220583: two
@@ -1308,6 +1331,41 @@ def _solid_base_overlapping_behind_on_another_space(blob: Blob, discs, bases, ge
     if behind is None or any(_overlapping(behind, b) or _near_any(behind, [b]) for b in bases):
         return False
     return geometry.space_at(behind.x_mm, behind.y_mm) != geometry.space_at(blob.x_mm, blob.y_mm)
+
+
+def _ragged_foot_in_front_on_another_space(blob: Blob, blobs, bases, geometry: BoardGeometry,
+                                           camera: CameraPosition) -> bool:
+    """Does a would-be stand-in lie where the figure of a standing foot nearer the camera shows, that
+    foot too ragged to be placed, and on another space than the stand-in or on none?
+
+    A figure rises from its foot and shows, seen from the camera, on the foot's line away from it:
+    change of a figure's width, running on, standing up, with the rest of the figure in front of any
+    part of it. A disc fitted on a figure's middle measures as a foot there does (token-sized, the
+    figure behind it, standing up), and where the figure is narrower than the disc, the band just in
+    front of its rim is mostly bare (``ahead`` under ``MAX_CHANGE_AHEAD``): nothing says it is no foot.
+    What does is the foot itself, nearer the camera in the same changed region, with nothing of it in
+    front of it and standing up: on a base close to the board's colour its rim fit takes the figure's
+    foot and the base's faint edge together and is ragged (over ``STANDING_RIM_ERROR_MM``), so it is
+    no candidate of its own. (Spec scene 487058, touching tokens, numpy 2 + OpenCV 5.0: a fighter off
+    the row in front of S5 on a base 27 mm the board's pink, seen from 42 degrees up, its 44 mm figure
+    over S5 fitted a 15.4 mm disc standing up, 0.38 of the band ahead changed; its foot fitted 23 mm,
+    rim error 3.2 mm, the base's faint ring 28.8 mm round the true base.) The count says a fighter is
+    there, not whether it is the disc or the foot in front: where they lie on different spaces (or
+    one on none), taking the disc would be a guess. A foot is placed at its base's faint ring where
+    one was found (``base_ring``), else at its fitted centre.
+    """
+    own = geometry.space_at(blob.x_mm, blob.y_mm)
+    for foot in blobs:
+        if (foot is blob or foot.fit_error_mm <= STANDING_RIM_ERROR_MM or foot.region != blob.region
+                or not (foot.stands_up or foot.figure is Evidence.YES) or foot.ahead > MAX_CHANGE_AHEAD
+                or _explained(foot, bases, camera)):
+            continue
+        placed = _placed_by_its_ring(foot) if foot.base_ring is not None else foot
+        if geometry.space_at(placed.x_mm, placed.y_mm) == own:
+            continue
+        if _on_figure_line(blob, [foot], camera) or _on_figure_line(blob, [placed], camera):
+            return True
+    return False
 
 
 def _near_any(blob: Blob, fighters: list[Blob]) -> bool:
