@@ -26,7 +26,7 @@ from vision.arena.geometry import BoardGeometry
 from vision.arena.hiding import MIN_FIGURE_MM, FigureCover
 from vision.arena.pose import CameraPosition
 from vision.arena.settings import ArenaSettings
-from vision.arena.topdown import BoardView, Change, DifferenceByRows, _channel_max, per_mask, scratch
+from vision.arena.topdown import _LOG_OFFSET, BoardView, Change, DifferenceByRows, _channel_max, per_mask, scratch
 from vision.runs import longest_run
 
 #: Tokens are "a few mm thick" (the spec).
@@ -1781,32 +1781,38 @@ def _other_discs(fits, x: float, y: float, r: float) -> list[tuple[float, float,
 
 class _TintInFrontCheck:
     """Is there a faint colour of its own in front of a token-sized disc (see :func:`_tinted_in_front`)?
-    The bare board round which the band's measure is taken is worked out once per read, when a disc first
-    asks (most reads have no such disc)."""
+    The views' colours, the tint of the change (its log ratio less its mean over the channels) and the bare
+    board the band's measure is taken over are worked out once per read, when a disc first asks (most reads
+    have no such disc)."""
 
     def __init__(self, difference, mask: np.ndarray, search: np.ndarray):
         self._difference, self._mask, self._search = difference, mask, search
-        self._bare: np.ndarray | None = None
+        self._prepared: tuple | None = None
 
     def in_front(self, view: BoardView, camera: CameraPosition, x: float, y: float, r: float, own_region: int,
                  regions: np.ndarray, others) -> bool:
         if not isinstance(self._difference, DifferenceByRows):
             return False  # (a change without the live colours: drawn scores in tests)
-        if self._bare is None:
+        if self._prepared is None:
+            live, relit, ratio = self._difference.colours()
+            # The ratio itself, less 1 (the log's offset kept): a little of a colour mixed into the board
+            # moves it along one straight line, however much is mixed (a logarithm bends it).
+            ratio = cv2.subtract(cv2.exp(ratio), 1.0)
+            tint = ratio - cv2.transform(ratio, np.full((3, 3), 1 / 3, np.float32))
             reach = int(math.ceil(_TINT_BARE_MM * view.px_per_mm))
             near = cv2.dilate((self._mask > 0).astype(np.uint8), np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
-            self._bare = self._search & (near == 0)
-        return _tinted_in_front(self._difference, self._bare, self._search, view, camera, x, y, r, own_region,
-                                regions, others)
+            self._prepared = live, relit, tint, self._search & (near == 0)
+        return _tinted_in_front(*self._prepared, self._search, view, camera, x, y, r, own_region, regions, others)
 
 
-def _tinted_in_front(difference: DifferenceByRows, bare: np.ndarray, search: np.ndarray, view: BoardView,
-                     camera: CameraPosition, x: float, y: float, r: float, own_region: int, regions: np.ndarray,
-                     others) -> bool:
+def _tinted_in_front(live: np.ndarray, relit: np.ndarray, tint: np.ndarray, bare: np.ndarray, search: np.ndarray,
+                     view: BoardView, camera: CameraPosition, x: float, y: float, r: float, own_region: int,
+                     regions: np.ndarray, others) -> bool:
     """Does a faint colour of its own lie in front of the token-sized disc at (x, y), radius ``r``, over
     the band where a figure's base would stand, more than the same band shows anywhere on bare board?
     Asked of discs seen from high above that size alone would call tokens, round which neither a wide
-    faint ring nor a faint skirt shows.
+    faint ring nor a faint skirt shows. ``live``, ``relit``: the live view's colours and the reference's
+    under the new light; ``tint``: their per-channel log ratio less its mean over the channels.
 
     A token lies on bare board: past its outline's blur (``_TINT_BAND_MM``, 3 to 6 mm past its rim, on the
     arc facing the camera, ``_RING_ARC``), the camera sees the board, with a trace of the token's own colour
@@ -1819,9 +1825,9 @@ def _tinted_in_front(difference: DifferenceByRows, bare: np.ndarray, search: np.
     over a 25.4 mm base the colour of its space but 7 % less red; the board noise 0.27, the base's change
     0.3-0.5), but averaged over the band's 52 points the noise cancels and the base's colour stays.
 
-    The measure: the mean per-channel log ratio over the band's points (where change can be seen, not in
-    another changed region nor within 3 mm of another fitted disc), less its mean over the channels (a
-    shadow, the light) and less its part along the disc's own colour (the blur's tail); its length. The
+    The measure: the mean tint over the band's points (where change can be seen, not in another changed
+    region nor within 3 mm of another fitted disc: a shadow, the light, brighter or darker alike in every
+    channel, are out of it), less its part along the disc's own colour (the blur's tail); its length. The
     same measure is taken with the same band at places ``_TINT_NULL_SPACING_MM`` apart over bare board
     (``bare``: ``_TINT_BARE_MM`` clear of any change) in this view: a disc whose band measures more than
     the most any of them does has something in front of it that no bare board shows, and is no token
@@ -1834,6 +1840,9 @@ def _tinted_in_front(difference: DifferenceByRows, bare: np.ndarray, search: np.
     dx, dy = (np.cos(angles) * distances).ravel(), (np.sin(angles) * distances).ravel()
     h, w = bare.shape
     u, v = (np.round(c).astype(int) for c in view.to_px(x + dx, y + dy))
+    cu, cv_ = (int(round(c)) for c in view.to_px(x, y))
+    if not (0 <= cu < w and 0 <= cv_ < h):
+        return False
     inside = (u >= 0) & (u < w) & (v >= 0) & (v < h)
     u, v = _clamped(u, w - 1), _clamped(v, h - 1)
     label = regions[v, u]
@@ -1842,39 +1851,34 @@ def _tinted_in_front(difference: DifferenceByRows, bare: np.ndarray, search: np.
         usable &= np.hypot(x + dx - ox, y + dy - oy) > orad + _TINT_BAND_MM[0]
     if usable.sum() < len(usable) / 2:
         return False
-    cu, cv_ = (int(round(c)) for c in view.to_px(x, y))
-    if not (0 <= cu < w and 0 <= cv_ < h):
-        return False
-    core_v, core_u = np.mgrid[max(0, cv_ - 2):min(h, cv_ + 3), max(0, cu - 2):min(w, cu + 3)]
-    disc = np.median(difference.colour_at(core_v.ravel(), core_u.ravel())[0], axis=0)
-    _, board, ratio = difference.colour_at(v[usable], u[usable])
-    board = np.median(board, axis=0)
-    own = (disc - board) / np.maximum(board, 1.0)  # the blur's tail: the disc's colour mixed into the board
-    own -= own.mean()
+    u, v = u[usable], v[usable]
+    disc = np.median(live[max(0, cv_ - 2):cv_ + 3, max(0, cu - 2):cu + 3].reshape(-1, 3), axis=0)
+    board = np.median(relit[v, u], axis=0)
+    own = (disc - board) / (board + _LOG_OFFSET)  # the blur's tail: the disc's colour mixed into the board
+    own = own - own.mean()
     norm = float(np.linalg.norm(own))
     own = own / norm if norm > 1e-9 else own
-    level = _tint_left(ratio.mean(axis=0), own)
-    # The same band over bare board, at places on a grid over the view.
-    gx, gy = np.meshgrid(np.arange(-view.width_mm / 2, view.width_mm / 2, _TINT_NULL_SPACING_MM),
-                         np.arange(-view.height_mm / 2, view.height_mm / 2, _TINT_NULL_SPACING_MM))
-    pu, pv = (np.round(c).astype(int) for c in view.to_px(gx.ravel()[:, None] + dx[None, :],
-                                                          gy.ravel()[:, None] + dy[None, :]))
-    places = ((pu >= 0) & (pu < w) & (pv >= 0) & (pv < h)).all(axis=1)
-    pu, pv = pu[places], pv[places]
+    level = _tint_left(tint[v, u].mean(axis=0), own)
+    # The same band over bare board, at places on a grid over the view (offsets in whole px from each).
+    du, dv = u - cu, v - cv_
+    step = max(1, int(round(_TINT_NULL_SPACING_MM * view.px_per_mm)))
+    gu = np.arange(max(0, -int(du.min())), min(w, w - int(du.max())), step)
+    gv = np.arange(max(0, -int(dv.min())), min(h, h - int(dv.max())), step)
+    if len(gu) * len(gv) < _TINT_NULL_PLACES:
+        return False
+    pu = (gu[None, :, None] + du[None, None, :]).repeat(len(gv), axis=0).reshape(-1, len(du))
+    pv = (gv[:, None, None] + dv[None, None, :]).repeat(len(gu), axis=1).reshape(-1, len(du))
     places = bare[pv, pu].all(axis=1)
     if places.sum() < _TINT_NULL_PLACES:
         return False
-    pu, pv = pu[places], pv[places]
-    _, _, null_ratio = difference.colour_at(pv.ravel(), pu.ravel())
-    null = _tint_left(null_ratio.reshape(pu.shape + (3,)).mean(axis=1), own)
+    null = _tint_left(tint[pv[places], pu[places]].mean(axis=1), own)
     return level > float(null.max())
 
 
-def _tint_left(mean_ratio: np.ndarray, own: np.ndarray) -> np.ndarray:
-    """The length of a mean per-channel log ratio (..., 3) less its mean over the channels (brighter or
-    darker alike in every channel: a shadow, the light) and less its part along the unit vector ``own``."""
-    tint = mean_ratio - mean_ratio.mean(axis=-1, keepdims=True)
-    tint = tint - (tint @ own)[..., None] * own
+def _tint_left(mean_tint: np.ndarray, own: np.ndarray) -> np.ndarray:
+    """The length of a mean tint (..., 3) (a log ratio less its mean over the channels) less its part along
+    the unit vector ``own``."""
+    tint = mean_tint - (mean_tint @ own)[..., None] * own
     return np.linalg.norm(tint, axis=-1)
 
 

@@ -219,14 +219,12 @@ class DifferenceByRows:
             self._done[first + todo[0]:first + todo[-1] + 1] = True
         return self._values
 
-    def colour_at(self, v: np.ndarray, u: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """At the pixels (``v``, ``u``) (index arrays of one shape S): the live colour (S x 3, grey
-        levels), the reference's under the new light (S x 3) and their per-channel log ratio (S x 3,
-        the same logarithm as the change's, signed: not a magnitude)."""
+    def colours(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Over the whole view: the live colour (grey levels), the reference's under the new light, and
+        their per-channel log ratio (the same logarithm as the change's, signed: not a magnitude)."""
         live_bgr, relit_log, _ = self._inputs
-        live = live_bgr[v, u].astype(np.float64)
-        relit_log = relit_log[v, u].astype(np.float64)
-        return live, np.exp(relit_log) - _LOG_OFFSET, np.log(live + _LOG_OFFSET) - relit_log
+        ratio = cv2.subtract(cv2.log(cv2.add(live_bgr, _LOG_OFFSET)), relit_log)
+        return live_bgr, cv2.subtract(cv2.exp(relit_log), _LOG_OFFSET), ratio
 
     def _work_out(self, rows: slice) -> None:
         live_bgr, relit_log, luma = (array[rows] for array in self._inputs)
