@@ -1797,7 +1797,7 @@ class _TintInFrontCheck:
             live, relit, ratio = self._difference.colours()
             # The ratio itself, less 1 (the log's offset kept): a little of a colour mixed into the board
             # moves it along one straight line, however much is mixed (a logarithm bends it).
-            ratio = cv2.subtract(cv2.exp(ratio), 1.0)
+            ratio = cv2.exp(ratio) - np.float32(1.0)  # (numpy's: cv2 takes a lone number for the first channel only on 4.x)
             tint = ratio - cv2.transform(ratio, np.full((3, 3), 1 / 3, np.float32))
             reach = int(math.ceil(_TINT_BARE_MM * view.px_per_mm))
             near = cv2.dilate((self._mask > 0).astype(np.uint8), np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
