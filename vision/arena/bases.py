@@ -26,7 +26,7 @@ from vision.arena.geometry import BoardGeometry
 from vision.arena.hiding import MIN_FIGURE_MM, FigureCover
 from vision.arena.pose import CameraPosition
 from vision.arena.settings import ArenaSettings
-from vision.arena.topdown import _LOG_OFFSET, BoardView, Change, DifferenceByRows, _channel_max, per_mask, scratch
+from vision.arena.topdown import BoardView, Change, DifferenceByRows, _channel_max, per_mask, scratch
 from vision.runs import longest_run
 
 #: Tokens are "a few mm thick" (the spec).
@@ -1781,9 +1781,9 @@ def _other_discs(fits, x: float, y: float, r: float) -> list[tuple[float, float,
 
 class _TintInFrontCheck:
     """Is there a faint colour of its own in front of a token-sized disc (see :func:`_tinted_in_front`)?
-    The views' colours, the tint of the change (its log ratio less its mean over the channels) and the bare
-    board the band's measure is taken over are worked out once per read, when a disc first asks (most reads
-    have no such disc)."""
+    The views' colours, the tint of the change (the ratio live / reference less 1, less its mean over the
+    channels) and the bare board the band's measure is taken over are worked out once per read, when a disc
+    first asks (most reads have no such disc)."""
 
     def __init__(self, difference, mask: np.ndarray, search: np.ndarray):
         self._difference, self._mask, self._search = difference, mask, search
@@ -1794,10 +1794,10 @@ class _TintInFrontCheck:
         if not isinstance(self._difference, DifferenceByRows):
             return False  # (a change without the live colours: drawn scores in tests)
         if self._prepared is None:
-            live, relit, ratio = self._difference.colours()
-            # The ratio itself, less 1 (the log's offset kept): a little of a colour mixed into the board
-            # moves it along one straight line, however much is mixed (a logarithm bends it).
-            ratio = cv2.exp(ratio) - np.float32(1.0)  # (numpy's: cv2 takes a lone number for the first channel only on 4.x)
+            live, relit = self._difference.colours()
+            # The ratio itself, less 1, not its logarithm: a little of a colour mixed into the board moves
+            # it along one straight line, however much is mixed (a logarithm bends it).
+            ratio = cv2.divide(live, relit) - np.float32(1.0)  # (numpy's: OpenCV 4.x subtracts a lone number from one channel)
             tint = ratio - cv2.transform(ratio, np.full((3, 3), 1 / 3, np.float32))
             reach = int(math.ceil(_TINT_BARE_MM * view.px_per_mm))
             near = cv2.dilate((self._mask > 0).astype(np.uint8), np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
@@ -1812,12 +1812,14 @@ def _tinted_in_front(live: np.ndarray, relit: np.ndarray, tint: np.ndarray, bare
     the band where a figure's base would stand, more than the same band shows anywhere on bare board?
     Asked of discs seen from high above that size alone would call tokens, round which neither a wide
     faint ring nor a faint skirt shows. ``live``, ``relit``: the live view's colours and the reference's
-    under the new light; ``tint``: their per-channel log ratio less its mean over the channels.
+    under the new light, with the change's log offset (see :meth:`DifferenceByRows.colours`); ``tint``:
+    their per-channel ratio less 1, less its mean over the channels.
 
     A token lies on bare board: past its outline's blur (``_TINT_BAND_MM``, 3 to 6 mm past its rim, on the
     arc facing the camera, ``_RING_ARC``), the camera sees the board, with a trace of the token's own colour
-    (the blur's tail: a little of the token mixed into the board, in the direction (token - board) / board
-    of the per-channel log ratio) and perhaps a shadow or the light (the same in every channel). Seen from
+    (the blur's tail: a little of the token mixed into the board, which moves the ratio along the one line
+    (token - board) / board, however much is mixed) and perhaps a shadow or the light (much the same ratio
+    in every channel). Seen from
     high above, a figure's top is a disc like a token, and its base stands in front of it, towards the
     camera (the top shows displaced away from the camera by its height's lean): a base close to the board's
     colour tints that band faintly, in a direction of its own. Too faint for any pixel to stand out of a
@@ -1854,7 +1856,7 @@ def _tinted_in_front(live: np.ndarray, relit: np.ndarray, tint: np.ndarray, bare
     u, v = u[usable], v[usable]
     disc = np.median(live[max(0, cv_ - 2):cv_ + 3, max(0, cu - 2):cu + 3].reshape(-1, 3), axis=0)
     board = np.median(relit[v, u], axis=0)
-    own = (disc - board) / (board + _LOG_OFFSET)  # the blur's tail: the disc's colour mixed into the board
+    own = (disc - board) / board  # the blur's tail: the disc's colour mixed into the board (both offset)
     own = own - own.mean()
     norm = float(np.linalg.norm(own))
     own = own / norm if norm > 1e-9 else own
@@ -1876,8 +1878,8 @@ def _tinted_in_front(live: np.ndarray, relit: np.ndarray, tint: np.ndarray, bare
 
 
 def _tint_left(mean_tint: np.ndarray, own: np.ndarray) -> np.ndarray:
-    """The length of a mean tint (..., 3) (a log ratio less its mean over the channels) less its part along
-    the unit vector ``own``."""
+    """The length of a mean tint (..., 3) (a ratio less 1, less its mean over the channels) less its part
+    along the unit vector ``own``."""
     tint = mean_tint - (mean_tint @ own)[..., None] * own
     return np.linalg.norm(tint, axis=-1)
 
