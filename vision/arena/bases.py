@@ -277,6 +277,11 @@ class Blob:
     #: the camera (see ``_fades_slower_than_it_rises``): something faint and wider lies round it, too
     #: faint to make a ring; never a token. Measured only on such discs with no wide faint ring.
     faint_skirt: bool = False
+    #: Such a disc (no wide faint ring, no faint skirt) with a faint colour in front of it, towards the
+    #: camera, past its outline's blur, that is neither its own colour nor a shadow, over the band where
+    #: a figure's base would stand, more than the same band shows anywhere on bare board in the view (see
+    #: ``_tinted_in_front``): never a token. Measured only on such discs.
+    tinted_in_front: bool = False
     #: Board mm of the changed points in the band in front of the rim, and how many were looked at.
     ahead_points: tuple = field(default=(), compare=False, repr=False)
     ahead_looked: int = field(default=0, compare=False, repr=False)
@@ -404,6 +409,7 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
     _, regions[rows, cols] = cv2.connectedComponents(mask[rows, cols], connectivity=8)
     front_rim = _FrontRimCheck(change.score, search, regions)
     faint_ring = _FaintRingCheck(change.unshaded, search)
+    tint_check = _TintInFrontCheck(change.linear, mask, search)
     difference = _capped_difference(change.linear, mask)
     # Under the level at which change_mask takes in faint change: no change at all, bare board
     # (worked out when a disc first needs it: most reads have no token-sized disc standing up).
@@ -475,6 +481,12 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                 # Too faint even for a ring (fresh 485025: a 20 mm figure's shoulders over a base the
                 # board's red): its change still fades out slower than a lone edge's.
                 blob = replace(blob, faint_skirt=faint_ring.fades_slower_than_it_rises(view, camera, x, y, r))
+            if not blob.wide_faint_ring and not blob.faint_skirt:
+                # Too faint even to hold up its fall on a noisy board (fresh 610173: a 35 mm yellow
+                # figure's shoulders over a base the colour of its space, 76 degrees up): averaged over
+                # the band where its base would stand, that base's colour still shows.
+                blob = replace(blob, tinted_in_front=tint_check.in_front(
+                    view, camera, x, y, r, int(regions[v, u]), regions, _other_discs(fits, x, y, r)))
         blobs.append(blob)
     return blobs
 
@@ -598,6 +610,8 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.UNSURE  # a faint ring wider than any token round it: a figure's top over its base?
         if blob.faint_skirt:
             return Kind.UNSURE  # something faint and wider round it, too faint for a ring: a base?
+        if blob.tinted_in_front:
+            return Kind.UNSURE  # a faint colour of its own in front of it, where a figure's base would be
         return Kind.TOKEN
     if blob.figure is Evidence.YES and blob.ahead > MAX_CHANGE_AHEAD:
         return Kind.UNSURE  # a figure's head, its own base nearer the camera, is no base
@@ -1827,6 +1841,129 @@ def _longer_fades(profiles: np.ndarray, steps: np.ndarray, r: float, quiet: floa
     edge = (top >= 4 * quiet) & has_half & has_outside & near_top[rows, inside]
     half = half[edge]
     return (outside[edge] - half) * _SKIRT_STEP_MM - (half - inside[edge]) * _SKIRT_STEP_MM
+
+
+#: How far past a token-sized disc's fitted rim (mm) the band in front of it is read for a colour of its own
+#: (see ``_tinted_in_front``): past the outline's blur (a lone edge's change is down to the board's noise
+#: 3 mm out), and within where a figure's base round its top must still be.
+_TINT_BAND_MM = np.array([3.0, 4.0, 5.0, 6.0])
+#: Bare board, for the same band's measure where nothing stands: this far (mm) from any change or more.
+_TINT_BARE_MM = 4.0
+#: The spacing (mm) of the band's places over bare board, and the fewest places that make a measure.
+_TINT_NULL_SPACING_MM = 8.0
+_TINT_NULL_PLACES = 100
+
+
+def _other_discs(fits, x: float, y: float, r: float) -> list[tuple[float, float, float]]:
+    """The discs (x, y, r) fitted round other things than the disc at (x, y), radius ``r`` (a disc's rim,
+    ``MAX_RIM_ERROR_MM``; fits centred within half its radius are the same disc fitted again)."""
+    return [(f[0], f[1], f[2]) for f in fits
+            if f[3] <= MAX_RIM_ERROR_MM and math.hypot(f[0] - x, f[1] - y) >= 0.5 * max(r, f[2])]
+
+
+class _TintInFrontCheck:
+    """Is there a faint colour of its own in front of a token-sized disc (see :func:`_tinted_in_front`)?
+    The views' colours, the tint of the change (the ratio live / reference less 1, less its mean over the
+    channels) and the bare board the band's measure is taken over are worked out once per read, when a disc
+    first asks (most reads have no such disc)."""
+
+    def __init__(self, difference, mask: np.ndarray, search: np.ndarray):
+        self._difference, self._mask, self._search = difference, mask, search
+        self._prepared: tuple | None = None
+
+    def in_front(self, view: BoardView, camera: CameraPosition, x: float, y: float, r: float, own_region: int,
+                 regions: np.ndarray, others) -> bool:
+        if not isinstance(self._difference, DifferenceByRows):
+            return False  # (a change without the live colours: drawn scores in tests)
+        if self._prepared is None:
+            live, relit = self._difference.colours()
+            # The ratio itself, less 1, not its logarithm: a little of a colour mixed into the board moves
+            # it along one straight line, however much is mixed (a logarithm bends it).
+            ratio = cv2.divide(live, relit) - np.float32(1.0)  # (numpy's: OpenCV 4.x subtracts a lone number from one channel)
+            tint = ratio - cv2.transform(ratio, np.full((3, 3), 1 / 3, np.float32))
+            reach = int(math.ceil(_TINT_BARE_MM * view.px_per_mm))
+            near = cv2.dilate((self._mask > 0).astype(np.uint8), np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
+            self._prepared = live, relit, tint, self._search & (near == 0)
+        return _tinted_in_front(*self._prepared, self._search, view, camera, x, y, r, own_region, regions, others)
+
+
+def _tinted_in_front(live: np.ndarray, relit: np.ndarray, tint: np.ndarray, bare: np.ndarray, search: np.ndarray,
+                     view: BoardView, camera: CameraPosition, x: float, y: float, r: float, own_region: int,
+                     regions: np.ndarray, others) -> bool:
+    """Does a faint colour of its own lie in front of the token-sized disc at (x, y), radius ``r``, over
+    the band where a figure's base would stand, more than the same band shows anywhere on bare board?
+    Asked of discs seen from high above that size alone would call tokens, round which neither a wide
+    faint ring nor a faint skirt shows. ``live``, ``relit``: the live view's colours and the reference's
+    under the new light, with the change's log offset (see :meth:`DifferenceByRows.colours`); ``tint``:
+    their per-channel ratio less 1, less its mean over the channels.
+
+    A token lies on bare board: past its outline's blur (``_TINT_BAND_MM``, 3 to 6 mm past its rim, on the
+    arc facing the camera, ``_RING_ARC``), the camera sees the board, with a trace of the token's own colour
+    (the blur's tail: a little of the token mixed into the board, which moves the ratio along the one line
+    (token - board) / board, however much is mixed) and perhaps a shadow or the light (much the same ratio
+    in every channel). Seen from
+    high above, a figure's top is a disc like a token, and its base stands in front of it, towards the
+    camera (the top shows displaced away from the camera by its height's lean): a base close to the board's
+    colour tints that band faintly, in a direction of its own. Too faint for any pixel to stand out of a
+    noisy board (fresh 610173: a yellow figure's shoulders, 35 mm up, fitted a crisp solid 19.8 mm disc,
+    over a 25.4 mm base the colour of its space but 7 % less red; the board noise 0.27, the base's change
+    0.3-0.5), but averaged over the band's 52 points the noise cancels and the base's colour stays.
+
+    The measure: the mean tint over the band's points (where change can be seen, not in another changed
+    region nor within 3 mm of another fitted disc: a shadow, the light, brighter or darker alike in every
+    channel, are out of it), less its part along the disc's own colour (the blur's tail); its length. The
+    same measure is taken with the same band at places ``_TINT_NULL_SPACING_MM`` apart over bare board
+    (``bare``: ``_TINT_BARE_MM`` clear of any change) in this view: a disc whose band measures more than
+    the most any of them does has something in front of it that no bare board shows, and is no token
+    (unsure: a doubt, never a fighter). Too few places (``_TINT_NULL_PLACES``), or too little of the band
+    seen, measure nothing.
+    """
+    ax, ay = camera.away(x, y)
+    angles = math.atan2(-ay, -ax) + _RING_ARC[:, None]
+    distances = (r + _TINT_BAND_MM)[None, :]
+    dx, dy = (np.cos(angles) * distances).ravel(), (np.sin(angles) * distances).ravel()
+    h, w = bare.shape
+    u, v = (np.round(c).astype(int) for c in view.to_px(x + dx, y + dy))
+    cu, cv_ = (int(round(c)) for c in view.to_px(x, y))
+    if not (0 <= cu < w and 0 <= cv_ < h):
+        return False
+    inside = (u >= 0) & (u < w) & (v >= 0) & (v < h)
+    u, v = _clamped(u, w - 1), _clamped(v, h - 1)
+    label = regions[v, u]
+    usable = inside & search[v, u] & ((label == 0) | (label == own_region))
+    for ox, oy, orad in others:
+        usable &= np.hypot(x + dx - ox, y + dy - oy) > orad + _TINT_BAND_MM[0]
+    if usable.sum() < len(usable) / 2:
+        return False
+    u, v = u[usable], v[usable]
+    disc = np.median(live[max(0, cv_ - 2):cv_ + 3, max(0, cu - 2):cu + 3].reshape(-1, 3), axis=0)
+    board = np.median(relit[v, u], axis=0)
+    own = (disc - board) / board  # the blur's tail: the disc's colour mixed into the board (both offset)
+    own = own - own.mean()
+    norm = float(np.linalg.norm(own))
+    own = own / norm if norm > 1e-9 else own
+    level = _tint_left(tint[v, u].mean(axis=0), own)
+    # The same band over bare board, at places on a grid over the view (offsets in whole px from each).
+    du, dv = u - cu, v - cv_
+    step = max(1, int(round(_TINT_NULL_SPACING_MM * view.px_per_mm)))
+    gu = np.arange(max(0, -int(du.min())), min(w, w - int(du.max())), step)
+    gv = np.arange(max(0, -int(dv.min())), min(h, h - int(dv.max())), step)
+    if len(gu) * len(gv) < _TINT_NULL_PLACES:
+        return False
+    pu = (gu[None, :, None] + du[None, None, :]).repeat(len(gv), axis=0).reshape(-1, len(du))
+    pv = (gv[:, None, None] + dv[None, None, :]).repeat(len(gu), axis=1).reshape(-1, len(du))
+    places = bare[pv, pu].all(axis=1)
+    if places.sum() < _TINT_NULL_PLACES:
+        return False
+    null = _tint_left(tint[pv[places], pu[places]].mean(axis=1), own)
+    return level > float(null.max())
+
+
+def _tint_left(mean_tint: np.ndarray, own: np.ndarray) -> np.ndarray:
+    """The length of a mean tint (..., 3) (a ratio less 1, less its mean over the channels) less its part
+    along the unit vector ``own``."""
+    tint = mean_tint - (mean_tint @ own)[..., None] * own
+    return np.linalg.norm(tint, axis=-1)
 
 
 def _camera_facing_rays(smooth, view: BoardView, camera: CameraPosition, x: float, y: float, step_mm: float):

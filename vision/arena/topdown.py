@@ -219,6 +219,13 @@ class DifferenceByRows:
             self._done[first + todo[0]:first + todo[-1] + 1] = True
         return self._values
 
+    def colours(self) -> tuple[np.ndarray, np.ndarray]:
+        """Over the whole view: the live colour and the reference's under the new light, each with the
+        change's log offset added as its logarithm has it (so their ratio is the exponent of the change's
+        per-channel log ratio, on either OpenCV: 4.x adds a lone number to the first channel only)."""
+        live_bgr, relit_log, _ = self._inputs
+        return cv2.add(live_bgr, _LOG_OFFSET), cv2.exp(relit_log)
+
     def _work_out(self, rows: slice) -> None:
         live_bgr, relit_log, luma = (array[rows] for array in self._inputs)
         # change_between's passes for the outline, on these rows. A shadow's darkening is taken out
