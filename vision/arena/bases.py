@@ -23,8 +23,9 @@ import cv2
 import numpy as np
 
 from vision.arena.geometry import BoardGeometry
-from vision.arena.hiding import (BODY_HEIGHTS_MM, HIDE_GRID_MM, MIN_BASE_MM, MIN_FIGURE_MM, SOLID_OVERLAP_MM, FigureCover,
-                                 reaches_covered_marker)
+from vision.arena.hiding import (BODY_HALF_WIDTH_MM, BODY_HEIGHTS_MM, HIDE_GRID_MM, HIDE_TOP_MM, MIN_BASE_MM, MIN_FIGURE_MM,
+                                 SOLID_OVERLAP_MM, FigureCover, marker_keep_out, reaches_covered_marker)
+from vision.arena.hiding import _TOUCH_MM as _HAND_TOUCH_MM
 from vision.arena.pose import CameraPosition
 from vision.arena.settings import ArenaSettings
 from vision.arena.topdown import BoardView, Change, DifferenceByRows, _channel_max, per_mask, scratch
@@ -847,8 +848,9 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     for space_id, base in _hidden_spaces(mask, view, geometry, camera, bases + standing, cover, solids):
         doubts.append(HidingDoubt(f"the fighter at ({base.x_mm:.0f}, {base.y_mm:.0f}) mm may hide a fighter on {space_id}",
                                   space_id))
-    unexplained = _unexplained(mask, view, geometry, camera, bases + standing, tokens)
-    for space_id, (x, y) in _figures_past_the_outlines(mask, view, geometry, camera, bases + standing, tokens, solids,
+    explained = _explained_mask(mask, view, camera, bases + standing, tokens)
+    unexplained = _unexplained(mask, view, geometry, camera, bases + standing, tokens, explained=explained)
+    for space_id, (x, y) in _figures_past_the_outlines(mask, view, geometry, camera, bases + standing, solids, explained,
                                                        markers_found):
         doubts.append(HidingDoubt(f"a figure standing at ({x:.0f}, {y:.0f}) mm on {space_id}'s outline shows in change "
                                   "that no base, figure or token explains", space_id))
@@ -1376,10 +1378,13 @@ def _room_for_one_more(cover: FigureCover, geometry: BoardGeometry, camera: Came
     return False
 
 
-def _unexplained(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases, tokens):
+def _unexplained(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases, tokens, *,
+                 explained: np.ndarray | None = None):
     """Changed areas on or near a space that no base, figure or token accounts for: each
-    (x_mm, y_mm, reach_mm), its centre and how far from it the area reaches."""
-    explained = _explained_mask(mask, view, camera, bases, tokens)
+    (x_mm, y_mm, reach_mm), its centre and how far from it the area reaches. ``explained``:
+    ``_explained_mask`` of these bases and tokens, if the caller has it already."""
+    if explained is None:
+        explained = _explained_mask(mask, view, camera, bases, tokens)
     ppm = view.px_per_mm
     # Only change on a space counts: the rest works on the spaces' bounding box (a fraction of
     # the view), with a margin of unchanged board for the opening below, and its corner on
@@ -1419,8 +1424,8 @@ def _unexplained(mask, view: BoardView, geometry: BoardGeometry, camera: CameraP
     return places
 
 
-def _figures_past_the_outlines(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases, tokens,
-                               solids, markers_found=None):
+def _figures_past_the_outlines(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases, solids,
+                               explained: np.ndarray, markers_found=None):
     """Places on a space free of every base seen where a fighter's figure shows whole in change that no
     base, figure or token explains, that change lying off the spaces: each (space_id, (x_mm, y_mm)).
 
@@ -1436,45 +1441,64 @@ def _figures_past_the_outlines(mask, view: BoardView, geometry: BoardGeometry, c
     over (one hidden there changes nothing read). Nor does change that runs up to a covered marker as
     a hand over it does (see :func:`vision.arena.hiding.reaches_covered_marker`): a hand's edge, cut
     off by the kept-out square, is no figure, and holds a figure's width anywhere along it."""
-    explained = _explained_mask(mask, view, camera, bases, tokens)
     left = ((mask > 0) & (explained == 0)).view(np.uint8)
     if markers_found is not None and len(markers_found) < len(geometry.markers) and left.any():
         count, labels = cv2.connectedComponents(left, connectivity=8)
-        for label in range(1, count):
+        # (Only a region that comes near a covered marker's kept-out square can run up to it.)
+        near = set()
+        for marker_id in set(geometry.markers) - set(markers_found):
+            x0, y0, x1, y1 = marker_keep_out(geometry, marker_id)
+            reach = _HAND_TOUCH_MM + 1.0
+            near.update(int(label) for label in np.unique(labels[view.rect_mask(x0 - reach, y0 - reach, x1 + reach, y1 + reach)]))
+        for label in sorted(near - {0}):
             region = labels == label
             if reaches_covered_marker(region, view, geometry, markers_found, camera) is not None:
                 left[region] = 0
-    if not left.any():
+    # Worked out round the change only (past it all is unchanged; the body's width taken off and its
+    # lean added reach no further than the margin), as over the whole view.
+    rows, cols = changed_window(left, int(math.ceil((BODY_HALF_WIDTH_MM + HIDE_TOP_MM) * view.px_per_mm)) + 2)
+    if rows.start == rows.stop:
         return []
-    count, labels = cv2.connectedComponents(left, connectivity=8)
-    h, w = left.shape
+    count, labels = cv2.connectedComponents(left[rows, cols], connectivity=8)
+    h, w = labels.shape
     taken = {geometry.space_at(b.x_mm, b.y_mm) for b in bases}
     half = geometry.space_mm / 2
     steps = np.arange(-half, half + 0.01, HIDE_GRID_MM)
-    everywhere = np.ones(mask.shape, bool)
+    everywhere = np.ones(labels.shape, bool)
+    covers = {}
     found = []
     for space_id, (sx, sy) in geometry.spaces.items():
         if space_id in taken:
             continue
         # Only change that meets the space: a fighter's figure stands on its base, on the space.
-        meeting = np.unique(labels[view.rect_mask(sx - half, sy - half, sx + half, sy + half)])
-        meeting = meeting[meeting > 0]
-        if not len(meeting):
+        r, c = view.rect_mask(sx - half, sy - half, sx + half, sy + half)
+        r = slice(max(r.start - rows.start, 0), max(min(r.stop, rows.stop) - rows.start, 0))
+        c = slice(max(c.start - cols.start, 0), max(min(c.stop, cols.stop) - cols.start, 0))
+        meeting = np.unique(labels[r, c])
+        meeting = tuple(int(label) for label in meeting[meeting > 0])
+        if not meeting:
             continue
-        cover = FigureCover(np.isin(labels, meeting).view(np.uint8), view, geometry, camera, looked_at=everywhere).cover
+        if meeting not in covers:
+            keep = np.zeros(count, np.uint8)
+            keep[list(meeting)] = 1
+            covers[meeting] = FigureCover(keep[labels], view, geometry, camera, looked_at=everywhere).cover
+        cover = covers[meeting]
         cx, cy = (grid.ravel() for grid in np.meshgrid(sx + steps, sy + steps))
         free = np.ones(len(cx), bool)
         for x, y, radius in solids:
             free &= np.hypot(cx - x, cy - y) >= radius + MIN_BASE_MM / 2 - SOLID_OVERLAP_MM
         cx, cy = cx[free], cy[free]
-        shown = np.ones(len(cx), bool)
-        for height in _STANDING_BODY_MM:
+        for height in _STANDING_BODY_MM:  # (the places left after each height only)
             lx, ly = camera.lean(cx, cy, height)
             u, v = (np.round(c).astype(int) for c in view.to_px(cx + lx, cy + ly))
+            u, v = u - cols.start, v - rows.start
             inside = (u >= 0) & (u < w) & (v >= 0) & (v < h)
-            shown &= inside & cover[np.clip(v, 0, h - 1), np.clip(u, 0, w - 1)]
-        if shown.any():
-            found.append((space_id, (float(cx[shown].mean()), float(cy[shown].mean()))))
+            shown = inside & cover[np.clip(v, 0, h - 1), np.clip(u, 0, w - 1)]
+            cx, cy = cx[shown], cy[shown]
+            if not len(cx):
+                break
+        if len(cx):
+            found.append((space_id, (float(cx.mean()), float(cy.mean()))))
     return found
 
 
