@@ -10,8 +10,9 @@ only, half the places). Either
 
 - ``behind``: a taller fighter (27 mm vivid base, a 45 mm figure 18 mm wide) stands right in front
   of it on its line to the camera, at the first place 28-60 mm off (1 mm steps) that is on another
-  space or on none (the scene is left out when there is none); on a back corner that fighter is in
-  front of the row or on the next space, on a front corner it is off the row in front; or
+  space (its centre 6 mm or more inside it) or on none (its base clear of every space): the scene is
+  left out when there is none; on a back corner that fighter is in front of the row or on the next
+  space, on a front corner it is off the row in front; or
 - ``alone``: the small fighter alone, its base the spaces' colour.
 
 Cameras 35, 45, 60 and 80 degrees up (450 mm away; 550 at 80) at azimuths -25, 0 and 25.
