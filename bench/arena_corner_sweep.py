@@ -128,13 +128,6 @@ def run_one(job, with_count: bool = False):
     return job[0], job[1], verdict, truth, reading.occupied, reading.error
 
 
-def find(label: tuple):
-    """The job of a label (elevation, azimuth, space, corner, base) and kind prefix, for tests."""
-    for job in jobs():
-        if job[1] == label:
-            yield job
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kind", default="all", choices=("behind", "alone", "all"))
