@@ -23,7 +23,9 @@ import cv2
 import numpy as np
 
 from vision.arena.geometry import BoardGeometry
-from vision.arena.hiding import MIN_FIGURE_MM, FigureCover
+from vision.arena.hiding import (BODY_HALF_WIDTH_MM, BODY_HEIGHTS_MM, HIDE_GRID_MM, HIDE_TOP_MM, MIN_BASE_MM, MIN_FIGURE_MM,
+                                 SOLID_OVERLAP_MM, FigureCover, marker_keep_out, reaches_covered_marker)
+from vision.arena.hiding import _TOUCH_MM as _HAND_TOUCH_MM
 from vision.arena.pose import CameraPosition
 from vision.arena.settings import ArenaSettings
 from vision.arena.topdown import BoardView, Change, DifferenceByRows, _channel_max, per_mask, scratch
@@ -746,11 +748,12 @@ def is_disc(blob: Blob, settings: ArenaSettings) -> bool:
 
 def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry: BoardGeometry,
                  camera: CameraPosition, settings: ArenaSettings, *, expected: int | None = None,
-                 search: np.ndarray | None = None):
+                 search: np.ndarray | None = None, markers_found: tuple[int, ...] | None = None):
     """The fighters' bases among the blobs, and the doubts that forbid an answer.
 
     ``search`` is where the change mask looks for change (the reader's search mask; made for
-    this view and layout if not given).
+    this view and layout if not given). ``markers_found`` are the markers the image was registered
+    by (None: all of them), to tell a hand over a covered one.
 
     Every doubt raised here is "there may be one more fighter here": with the number of
     fighters on the board known, and that many clear bases found, none of them can be one.
@@ -864,7 +867,12 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     for space_id, base in _hidden_spaces(mask, view, geometry, camera, bases + standing, cover, solids):
         doubts.append(HidingDoubt(f"the fighter at ({base.x_mm:.0f}, {base.y_mm:.0f}) mm may hide a fighter on {space_id}",
                                   space_id))
-    unexplained = _unexplained(mask, view, geometry, camera, bases + standing, tokens)
+    explained = _explained_mask(mask, view, camera, bases + standing, tokens)
+    unexplained = _unexplained(mask, view, geometry, camera, bases + standing, tokens, explained=explained)
+    for space_id, (x, y) in _figures_past_the_outlines(mask, view, geometry, camera, bases + standing, solids, explained,
+                                                       markers_found):
+        doubts.append(HidingDoubt(f"a figure standing at ({x:.0f}, {y:.0f}) mm on {space_id}'s outline shows in change "
+                                  "that no base, figure or token explains", space_id))
     for x, y, reach in unexplained:
         # Where no further fighter can stand on any space that one there could have changed
         # this from, what the change is (a hand over a covered marker, a shadow) cannot change
@@ -1466,22 +1474,14 @@ def _room_for_one_more(cover: FigureCover, geometry: BoardGeometry, camera: Came
     return False
 
 
-def _unexplained(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases, tokens):
+def _unexplained(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases, tokens, *,
+                 explained: np.ndarray | None = None):
     """Changed areas on or near a space that no base, figure or token accounts for: each
-    (x_mm, y_mm, reach_mm), its centre and how far from it the area reaches."""
-    explained = np.zeros_like(mask)
+    (x_mm, y_mm, reach_mm), its centre and how far from it the area reaches. ``explained``:
+    ``_explained_mask`` of these bases and tokens, if the caller has it already."""
+    if explained is None:
+        explained = _explained_mask(mask, view, camera, bases, tokens)
     ppm = view.px_per_mm
-    for base in bases:
-        cv2.circle(explained, _px(view, base.x_mm, base.y_mm), int(round((base.radius_mm + 2.5) * ppm)), 1, -1)
-        cv2.fillConvexPoly(explained, _figure_corridor(view, camera, base), 1)
-    for token in tokens:
-        # The token's top, a few mm up, shows displaced away from the camera.
-        lx, ly = camera.lean(token.x_mm, token.y_mm, MAX_TOKEN_THICKNESS_MM)
-        radius = int(round((token.radius_mm + 2.5) * ppm))
-        ends = (_px(view, token.x_mm, token.y_mm), _px(view, token.x_mm + lx, token.y_mm + ly))
-        for end in ends:
-            cv2.circle(explained, end, radius, 1, -1)
-        cv2.line(explained, ends[0], ends[1], 1, 2 * radius)
     # Only change on a space counts: the rest works on the spaces' bounding box (a fraction of
     # the view), with a margin of unchanged board for the opening below, and its corner on
     # even pixels so the labelling meets the areas in the same order as on the whole view.
@@ -1518,6 +1518,108 @@ def _unexplained(mask, view: BoardView, geometry: BoardGeometry, camera: CameraP
             continue
         places.append((*view.to_mm(centre_u[i], centre_v[i]), float(reaches[i - 1]) / ppm))
     return places
+
+
+def _figures_past_the_outlines(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases, solids,
+                               explained: np.ndarray, markers_found=None):
+    """Places on a space free of every base seen where a fighter's figure shows whole in change that no
+    base, figure or token explains, that change lying off the spaces: each (space_id, (x_mm, y_mm)).
+
+    ``_unexplained`` counts change on the spaces only: a base whose centre is on a space covers its
+    middle. But a base the spaces' colour centred near a corner or an outline changes the view only
+    where it lies off the space, and its figure leans away from the camera off it too (the
+    forty-fourth pass's blind spot 2): nothing on the space changed. Every fighter changes the view
+    all along its figure's body (see :mod:`vision.arena.hiding`), whatever its base's colour: where
+    change nobody explains holds a whole body, at every height checked, of a fighter standing on a
+    space, off that space, that fighter may be there. Only change that is not explained counts, and
+    none where nothing is looked at (round the markers): what a taken fighter's figure or a token
+    explains, or a kept-out square, holds no body here. A space a taken fighter holds is passed
+    over (one hidden there changes nothing read). Nor does change that runs up to a covered marker as
+    a hand over it does (see :func:`vision.arena.hiding.reaches_covered_marker`): a hand's edge, cut
+    off by the kept-out square, is no figure, and holds a figure's width anywhere along it."""
+    left = ((mask > 0) & (explained == 0)).view(np.uint8)
+    if markers_found is not None and len(markers_found) < len(geometry.markers) and left.any():
+        count, labels = cv2.connectedComponents(left, connectivity=8)
+        # (Only a region that comes near a covered marker's kept-out square can run up to it.)
+        near = set()
+        for marker_id in set(geometry.markers) - set(markers_found):
+            x0, y0, x1, y1 = marker_keep_out(geometry, marker_id)
+            reach = _HAND_TOUCH_MM + 1.0
+            near.update(int(label) for label in np.unique(labels[view.rect_mask(x0 - reach, y0 - reach, x1 + reach, y1 + reach)]))
+        for label in sorted(near - {0}):
+            region = labels == label
+            if reaches_covered_marker(region, view, geometry, markers_found, camera) is not None:
+                left[region] = 0
+    # Worked out round the change only (past it all is unchanged; the body's width taken off and its
+    # lean added reach no further than the margin), as over the whole view.
+    rows, cols = changed_window(left, int(math.ceil((BODY_HALF_WIDTH_MM + HIDE_TOP_MM) * view.px_per_mm)) + 2)
+    if rows.start == rows.stop:
+        return []
+    count, labels = cv2.connectedComponents(left[rows, cols], connectivity=8)
+    h, w = labels.shape
+    taken = {geometry.space_at(b.x_mm, b.y_mm) for b in bases}
+    half = geometry.space_mm / 2
+    steps = np.arange(-half, half + 0.01, HIDE_GRID_MM)
+    everywhere = np.ones(labels.shape, bool)
+    covers = {}
+    found = []
+    for space_id, (sx, sy) in geometry.spaces.items():
+        if space_id in taken:
+            continue
+        # Only change that meets the space: a fighter's figure stands on its base, on the space.
+        r, c = view.rect_mask(sx - half, sy - half, sx + half, sy + half)
+        r = slice(max(r.start - rows.start, 0), max(min(r.stop, rows.stop) - rows.start, 0))
+        c = slice(max(c.start - cols.start, 0), max(min(c.stop, cols.stop) - cols.start, 0))
+        meeting = np.unique(labels[r, c])
+        meeting = tuple(int(label) for label in meeting[meeting > 0])
+        if not meeting:
+            continue
+        if meeting not in covers:
+            keep = np.zeros(count, np.uint8)
+            keep[list(meeting)] = 1
+            covers[meeting] = FigureCover(keep[labels], view, geometry, camera, looked_at=everywhere).cover
+        cover = covers[meeting]
+        cx, cy = (grid.ravel() for grid in np.meshgrid(sx + steps, sy + steps))
+        free = np.ones(len(cx), bool)
+        for x, y, radius in solids:
+            free &= np.hypot(cx - x, cy - y) >= radius + MIN_BASE_MM / 2 - SOLID_OVERLAP_MM
+        cx, cy = cx[free], cy[free]
+        for height in _STANDING_BODY_MM:  # (the places left after each height only)
+            lx, ly = camera.lean(cx, cy, height)
+            u, v = (np.round(c).astype(int) for c in view.to_px(cx + lx, cy + ly))
+            u, v = u - cols.start, v - rows.start
+            inside = (u >= 0) & (u < w) & (v >= 0) & (v < h)
+            shown = inside & cover[np.clip(v, 0, h - 1), np.clip(u, 0, w - 1)]
+            cx, cy = cx[shown], cy[shown]
+            if not len(cx):
+                break
+        if len(cx):
+            found.append((space_id, (float(cx.mean()), float(cy.mean()))))
+    return found
+
+
+#: Heights (mm) of a standing figure checked, from just above the tallest base (4.5 mm) to the least
+#: figure's top: its change runs unbroken up from its base, where a body merely fitted into someone
+#: else's change (a base off the row behind the space, 330441) leaves unchanged board below it.
+_STANDING_BODY_MM = (5.0, 9.0) + BODY_HEIGHTS_MM
+
+
+def _explained_mask(mask, view: BoardView, camera: CameraPosition, bases, tokens) -> np.ndarray:
+    """Where the bases (and their figures' corridors) and the tokens seen account for change: 1, else 0."""
+    explained = np.zeros_like(mask)
+    ppm = view.px_per_mm
+    for base in bases:
+        cv2.circle(explained, _px(view, base.x_mm, base.y_mm), int(round((base.radius_mm + 2.5) * ppm)), 1, -1)
+        cv2.fillConvexPoly(explained, _figure_corridor(view, camera, base), 1)
+    for token in tokens:
+        # The token's top, a few mm up, shows displaced away from the camera.
+        lx, ly = camera.lean(token.x_mm, token.y_mm, MAX_TOKEN_THICKNESS_MM)
+        radius = int(round((token.radius_mm + 2.5) * ppm))
+        ends = (_px(view, token.x_mm, token.y_mm), _px(view, token.x_mm + lx, token.y_mm + ly))
+        for end in ends:
+            cv2.circle(explained, end, radius, 1, -1)
+        cv2.line(explained, ends[0], ends[1], 1, 2 * radius)
+    return explained
 
 
 def _figure_corridor(view: BoardView, camera: CameraPosition, base: Blob) -> np.ndarray:

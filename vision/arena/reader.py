@@ -232,7 +232,7 @@ def _decide(blobs, mask, view, camera, registration, geometry, settings, expecte
             search=None) -> ArenaReading:
     """The reading from the discs fitted to the change: fighters, their spaces, and the doubts."""
     bases, doubts = select_bases(blobs, mask, view, geometry, camera, settings, expected=expected_fighters,
-                                 search=search)
+                                 search=search, markers_found=registration.markers_found)
     if expected_fighters is not None:
         doubts = _with_fighter_count(bases, doubts, expected_fighters, geometry, settings)
     doubts += _fighters_at_covered_markers(bases, mask, view, camera, geometry, registration.markers_found)
