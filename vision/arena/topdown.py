@@ -303,7 +303,10 @@ def _censored_ratio(live: SmoothView, reference: SmoothView, usable: np.ndarray)
     board is darker, not another colour; a white figure on a bright board is still change
     (its other channels, or a channel brighter than the reference predicts, show it).
     """
-    at_top = cv2.compare(live.bgr, _SATURATED, cv2.CMP_GE)  # 255 per channel at the top
+    # The level as a full scalar, one per channel: OpenCV 5.1 takes a bare number against a
+    # many-channel array as (level, 0, 0, 0), so every green and red channel read "at the top"
+    # (5.0 and 4.11 compared each channel with the level); as cv2.min below is given its level.
+    at_top = cv2.compare(live.bgr, (_SATURATED,) * 4, cv2.CMP_GE)  # 255 per channel at the top
     log_gain = _light_field_image(reference.log.shape[:2], _lighting_field(live, reference, usable, at_top))
     unclipped = cv2.add(reference.log, log_gain)
     clipped = _relit_as_seen(reference, log_gain, unclipped)
@@ -313,7 +316,7 @@ def _censored_ratio(live: SmoothView, reference: SmoothView, usable: np.ndarray)
     # of the channels whose range is a point (none clipped round them), or nearest 0.
     low = cv2.subtract(live.log, unclipped)
     high = cv2.subtract(live.log, clipped)
-    exact = cv2.compare(cv2.subtract(high, low), _EXACT_RANGE, cv2.CMP_LT) > 0
+    exact = cv2.compare(cv2.subtract(high, low), (_EXACT_RANGE,) * 4, cv2.CMP_LT) > 0  # (per channel: as at_top)
     exact_sum = cv2.transform(np.where(exact, high, np.float32(0)), np.ones((1, 3), np.float32))
     exact_count = cv2.transform(exact.view(np.uint8), np.ones((1, 3), np.float32)).astype(np.float32)
     settled = (exact_sum / np.maximum(exact_count, np.float32(1)))[..., None]
