@@ -866,6 +866,13 @@ class TowerAnalyzer:
         face_px = (self.settings.cube_mm * VIEW_PX_PER_MM) ** 2
         light, heavy, changed = last.light.copy(), last.heavy.copy(), last.changed.copy()
         core = np.ones((2 * self._edge_reach + 1,) * 2, np.uint8)
+        # A shadow darkens what lies there by one factor in every channel; where the faces are that
+        # very hue, only darker, a shadow brings the background nearer them (top_pair 790104: the
+        # mat's printed spot of light wood's hue, in the tower's shadow at 0.63 of its brightness in
+        # every channel, read as a light cube on the table beside the base: two ground contacts, a
+        # wrong fail).  A shadow is no change (as in the pixel vote): it is not read by likeness.
+        ratios = colour / np.maximum(reference, 0.02)
+        shaded = _uniformly_darker(ratios.max(axis=2), ratios.min(axis=2))
         for mask, ref_mask in ((light, ref_light), (heavy, ref_heavy)):
             # The faces' cores only: a face's rim blurs into what is behind it (a heavy face's light
             # fringe on pale paper reads as light wood, top_pair 740021), a rim's reach inwards.
@@ -875,7 +882,7 @@ class TowerAnalyzer:
                 continue
             face = np.median(colour[seen_clear], axis=0)
             off_face = np.abs(colour - face).max(axis=2)
-            matched = (ref_mask & ~last.hand & ~(light | heavy) & (off_reference > floor)
+            matched = (ref_mask & ~last.hand & ~(light | heavy) & ~shaded & (off_reference > floor)
                        & (off_face < CAMOUFLAGE_NEARER * off_reference))
             # Opened like the per-frame masks: single pixels are noise, not a face.
             matched = cv2.morphologyEx(matched.view(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)).view(bool)
