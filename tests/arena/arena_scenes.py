@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib.util
 import math
 from pathlib import Path
@@ -141,20 +142,33 @@ def token_in_front_of_a_fighter(geometry: BoardGeometry, elevation: float, azimu
     return live, reference, lying, truth
 
 
-def read_resting_behind(label: tuple):
+@functools.lru_cache(maxsize=None)
+def bench_module(name: str):
+    """A bench script (``bench/NAME.py``) loaded as a module, for the tests that build its scenes."""
+    path = Path(__file__).resolve().parents[2] / "bench" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def resting_behind_job(label: tuple):
+    """The job of ``bench/arena_stacked_tokens.py --set resting-behind`` with this label: (set, label,
+    pose, miniatures, tokens, truth)."""
+    (job,) = [j for j in bench_module("arena_stacked_tokens").jobs("resting-behind") if j[1] == label]
+    return job
+
+
+def read_resting_behind(label: tuple, *, with_count: bool = False):
     """A scene of ``bench/arena_stacked_tokens.py --set resting-behind`` (a vivid token resting off a faint
     one on S6, a fighter off the row 0.5 mm behind the pair), by its label, built and read by the bench's
-    own builder without the fighter count, as the bench reads it. Returns the reading."""
-    path = Path(__file__).resolve().parents[2] / "bench" / "arena_stacked_tokens.py"
-    spec = importlib.util.spec_from_file_location("arena_stacked_tokens", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    (job,) = [j for j in bench.jobs("resting-behind") if j[1] == label]
-    _, _, pose, minis, tokens, _ = job
+    own builder as the bench reads it, with the fighter count or without. Returns the reading."""
+    bench = bench_module("arena_stacked_tokens")
+    _, _, pose, minis, tokens, _ = resting_behind_job(label)
     geometry = load_geometry(bench.LAYOUT)
     live = bench.render_scene(bench._scene(pose, minis, tokens), geometry)
     reference = bench.render_scene(bench._scene(pose, seed=99), geometry)
-    return read_arena(live, reference, geometry, annotate=False)
+    return read_arena(live, reference, geometry, annotate=False, fighters=len(minis) if with_count else None)
 
 
 def assert_a_fighter_added_at_is_never_read_away(reference: Scene, live: Scene, truth, place, space,

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from arena_scenes import line_9
+from arena_scenes import bench_module, line_9
 from vision.arena import bases, hiding, reader
 from vision.arena.bases import Blob, Evidence
 from vision.arena.hiding import MIN_HAND_CONTACT_MM, _TOUCH_MM, marker_keep_out, search_mask
@@ -263,13 +263,7 @@ def test_disc_coverage_as_before():
 def test_a_read_with_a_covered_marker_gives_the_old_doubts(monkeypatch):
     """Thirty-fourth pass scene 440017 (marker 11 under a hand): what the read hands the check gives
     the same doubts as the old check, and the reading is the one with the old check put back."""
-    import importlib.util
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location("arena_accuracy", root / "bench" / "arena_accuracy.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = bench_module("arena_accuracy")
     seen = []
     ours_check = reader._fighters_at_covered_markers
 

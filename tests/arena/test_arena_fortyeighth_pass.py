@@ -7,12 +7,9 @@ See docs/arena-reader.md, "Forty-eighth pass"."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
-from arena_scenes import line_9, render, scene, spec_scene
+from arena_scenes import bench_module, line_9, render, scene, spec_scene
 from vision.arena import read_arena
 from vision.synth.arena_scene import CameraPose, Miniature
 
@@ -20,15 +17,7 @@ GEOMETRY = line_9()
 NEW_DOUBT = "shows in change that no base, figure or token explains"
 
 
-def _sweep():
-    path = Path(__file__).resolve().parents[2] / "bench" / "arena_corner_sweep.py"
-    spec = importlib.util.spec_from_file_location("arena_corner_sweep", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    return bench
-
-
-SWEEP = _sweep()
+SWEEP = bench_module("arena_corner_sweep")
 
 
 @pytest.mark.parametrize("label", [

@@ -11,13 +11,12 @@ A count says how many fighters there are, not where they stand."""
 
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
-from vision.arena import bases, load_geometry, read_arena
+from arena_scenes import read_resting_behind, resting_behind_job
+from vision.arena import bases
 from vision.arena.bases import Blob, Evidence
 from vision.arena.pose import CameraPosition
 from vision.arena.settings import ArenaSettings
@@ -117,14 +116,6 @@ def test_a_base_behind_neither_standing_up_nor_running_on_still_offers_none(geom
 
 # --- the built set, read with the count ------------------------------------------------------------------
 
-def _bench():
-    path = Path(__file__).resolve().parents[2] / "bench" / "arena_stacked_tokens.py"
-    spec = importlib.util.spec_from_file_location("arena_stacked_tokens", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 #: (elevation, azimuth, offset mm, direction degrees, fighter on a base the spaces' colour): read on `main`
 #: (b80dbc8, numpy 2 + OpenCV 5) with the count as a fighter on S6 with ok: true: the pair stood in for
 #: the fighter missing, the fighter's solid base overlapping it from behind (the first seven) or, not
@@ -138,11 +129,6 @@ RESTING_BEHIND_WITH_THE_COUNT = [
 
 @pytest.mark.parametrize("label", RESTING_BEHIND_WITH_THE_COUNT)
 def test_with_the_count_the_fighter_behind_resting_tokens_is_never_put_on_their_space(label):
-    bench = _bench()
-    (job,) = [j for j in bench.jobs("resting-behind") if j[1] == label]
-    _, _, pose, minis, tokens, truth = job
-    geometry = load_geometry(bench.LAYOUT)
-    live = bench.render_scene(bench._scene(pose, minis, tokens), geometry)
-    reference = bench.render_scene(bench._scene(pose, seed=99), geometry)
-    reading = read_arena(live, reference, geometry, annotate=False, fighters=len(minis))
+    reading = read_resting_behind(label, with_count=True)
+    truth = resting_behind_job(label)[-1]
     assert not reading.ok or reading.occupied == truth, (reading.occupied, reading.error)

@@ -5,11 +5,11 @@ space, marker 11 under a hand) was read on `main` as ok with a fighter on S9."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import numpy as np
 
+from arena_scenes import bench_module
 from vision.arena import load_geometry
 from vision.arena.hiding import marker_keep_out, reaches_covered_marker
 from vision.arena.pose import CameraPosition
@@ -20,13 +20,6 @@ GEOMETRY = load_geometry(ROOT / "assistant" / "boxes" / "data" / "arenas" / "lin
 VIEW = BoardView.of(GEOMETRY)
 #: In front of the board and above it: away from it is about +y.
 CAMERA = CameraPosition(centre_mm=(0.0, -350.0, 300.0), focal_px=800.0)
-
-
-def _accuracy_bench():
-    spec = importlib.util.spec_from_file_location("arena_accuracy", ROOT / "bench" / "arena_accuracy.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _region_beside(marker_id: int, gap_mm: float, width_mm: float) -> np.ndarray:
@@ -41,14 +34,14 @@ def _region_beside(marker_id: int, gap_mm: float, width_mm: float) -> np.ndarray
 
 
 def test_the_hand_over_marker_11_is_never_a_fighter_on_s9():
-    seed, verdict, truth, occupied, error, markers = _accuracy_bench().run_one((440017, False, False))
+    seed, verdict, truth, occupied, error, markers = bench_module("arena_accuracy").run_one((440017, False, False))
     assert truth == () and markers == 3  # (the premise: no fighter on a space, one marker covered)
     assert verdict != "WRONG", (occupied, error)
     assert verdict == "doubt" and "marker 11" in error
 
 
 def test_with_the_count_it_stays_a_doubt():
-    seed, verdict, truth, occupied, error, markers = _accuracy_bench().run_one((440017, True, False))
+    seed, verdict, truth, occupied, error, markers = bench_module("arena_accuracy").run_one((440017, True, False))
     assert verdict == "doubt", (occupied, error)
 
 
