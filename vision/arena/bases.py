@@ -1445,7 +1445,7 @@ def _hidden_spaces(mask, view: BoardView, geometry: BoardGeometry, camera: Camer
             if not (base.radius_mm < along < reach + base.radius_mm and lateral < FIGURE_HALF_WIDTH_MM + 0.15 * along):
                 continue
             if (_disc_coverage(mask, view, sx, sy, _HIDDEN_CHECK_MM) >= 0.3
-                    and cover.room(sx, sy, solids=solids, by_base=False, whole_base=True)):
+                    and cover.room(sx, sy, solids=solids, by_base=False)):
                 yield space_id, base
 
 

@@ -54,10 +54,6 @@ BODY_HEIGHTS_MM = (13.0, 16.0, 19.0, 22.0, MIN_FIGURE_MM)
 #: Points (radius mm, angle from the camera's side) of a base's half facing the camera, inside
 #: the smallest base by more than the places' spacing.
 _BASE_POINTS = np.array([(0.0, 0.0)] + [(r, math.radians(a)) for r in (5.0, 10.5) for a in range(-90, 91, 30)])
-#: Points (radius mm, angle) all round the smallest base, inside it by more than the places' spacing:
-#: a base standing behind another fighter changes the view at each (its own top or wall where it shows,
-#: the figure in front where it does not; see ``FigureCover.places``, ``whole_base``).
-_WHOLE_BASE_POINTS = np.array([(0.0, 0.0)] + [(r, math.radians(a)) for r in (5.0, 10.5) for a in range(0, 360, 30)])
 #: Margin (mm) kept clear round each marker: a hand over a marker is no fighter.
 MARKER_KEEP_OUT_MM = 4.0
 #: How near (mm) change must come to a covered marker's kept-out square to be taken as running up to it.
@@ -109,7 +105,7 @@ class FigureCover:
         """Where something changed, or nothing is looked at."""
         return (self._change > 0) | self._not_looked_at
 
-    def room(self, sx: float, sy: float, *, solids=(), by_base: bool = True, whole_base: bool = False) -> bool:
+    def room(self, sx: float, sy: float, *, solids=(), by_base: bool = True) -> bool:
         """Could a fighter stand anywhere on the space centred at (sx, sy), unseen or not
         recognised, with this change?
 
@@ -117,25 +113,17 @@ class FigureCover:
         (bases, tokens): no base stands where it would overlap one. ``by_base=False`` looks
         for its figure only: behind another figure, a fighter whose figure is the board's
         colour shows nothing of itself (its base's change would be the other figure's), and
-        no reading could tell it there. ``whole_base`` (with ``by_base=False``) asks, besides, that the
-        whole of its base's disc changed (see :meth:`places`).
+        no reading could tell it there.
         """
         # Asked again for the same space by each unexplained area near it: worked out once.
-        key = (sx, sy, by_base, whole_base, tuple(tuple(solid) for solid in solids))
+        key = (sx, sy, by_base, tuple(tuple(solid) for solid in solids))
         if key not in self._rooms:
-            self._rooms[key] = len(self.places(sx, sy, solids=solids, by_base=by_base, whole_base=whole_base)) > 0
+            self._rooms[key] = len(self.places(sx, sy, solids=solids, by_base=by_base)) > 0
         return self._rooms[key]
 
-    def places(self, sx: float, sy: float, *, solids=(), by_base: bool = True, whole_base: bool = False) -> np.ndarray:
+    def places(self, sx: float, sy: float, *, solids=(), by_base: bool = True) -> np.ndarray:
         """The centres (board mm, N x 2, ``HIDE_GRID_MM`` apart) on the space at (sx, sy) where
-        a fighter could stand (see :meth:`room`).
-
-        ``whole_base`` (asked of a space behind another fighter, with ``by_base=False``): a place is
-        left only where, besides its figure's body, every point of its base's disc changed. A base
-        behind another fighter's figure changes the view all over its disc: where the figure (or
-        base) in front covers it, that one shows; where it does not, the base's own top or wall
-        does. So a place whose base would reach out past the front fighter's change onto
-        unchanged board holds no base, whatever its figure could hide behind."""
+        a fighter could stand (see :meth:`room`)."""
         half = self.geometry.space_mm / 2
         steps = np.arange(-half, half + 0.01, HIDE_GRID_MM)
         cx, cy = (grid.ravel() for grid in np.meshgrid(sx + steps, sy + steps))
@@ -146,11 +134,6 @@ class FigureCover:
         # Every height of the body at once (one row per height): per-call costs dominate.
         lx, ly = np.array([self.camera.lean(cx, cy, height) for height in BODY_HEIGHTS_MM]).transpose(1, 0, 2)
         hidden = self._changed(self.cover, cx + lx, cy + ly).all(axis=0)
-        if whole_base and hidden.any():
-            radii, angles = _WHOLE_BASE_POINTS[:, 0:1], _WHOLE_BASE_POINTS[:, 1:2]
-            dx, dy = radii * np.cos(angles), radii * np.sin(angles)
-            rest = hidden.copy()
-            hidden[rest] = self._changed(self.mask, cx[rest] + dx, cy[rest] + dy).all(axis=0)
         if not by_base or hidden.all():
             return np.column_stack([cx[hidden], cy[hidden]])
         # A figure close to the board's colour shows nothing, but then its base shows: all of
