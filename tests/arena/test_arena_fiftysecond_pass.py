@@ -81,3 +81,13 @@ def test_a_fighter_truly_hidden_behind_another_stays_a_doubt(geometry):
     assert truth == ("S4",)
     reading = read_arena(live, reference, geometry, annotate=False)
     assert not reading.ok and "may hide a fighter on S4" in reading.error, reading.error
+
+
+def test_a_fighter_on_a_base_close_to_the_board_behind_another_stays_a_doubt(geometry):
+    # 690178 with touching tokens (measured fresh by this pass, then kept): S1's fighter (base (161, 95, 49)
+    # on a (151, 110, 39) board) stands behind one off the row at (-151, -38); the hiding doubt is the
+    # only one, and the fighter is truly there.
+    live, reference, truth, _ = spec_scene(690178, geometry, touching_tokens=True)
+    assert truth == ("S1",)
+    reading = read_arena(live, reference, geometry, annotate=False)
+    assert not reading.ok and "may hide a fighter on S1" in reading.error, reading.error
