@@ -62,6 +62,10 @@ _TOUCH_MM = 2.0
 #: board meets that square, across the line of sight, wider than the widest base (see
 #: ``reaches_covered_marker``). A figure is taken to be no wider than that.
 MIN_HAND_CONTACT_MM = 28.0
+#: A base is read apart from the cover over a marker when what joins its change to that cover is
+#: narrower than the base's own change by more than this (mm, in half width): the outline's blur
+#: and the mask's pixel steps, not a fighter's shape (see ``joined_by_a_neck``).
+NECK_MARGIN_MM = 2.0
 #: The view's rim (px) where the board's own edge flickers with registration error.
 _EDGE_PX = 2
 
@@ -190,6 +194,63 @@ def reaches_covered_marker(region: np.ndarray, view: BoardView, geometry: BoardG
         if _contact_across_mm(region, view, marker_keep_out(geometry, marker_id), camera) >= MIN_HAND_CONTACT_MM:
             return marker_id
     return None
+
+
+def markers_reached(region: np.ndarray, view: BoardView, geometry: BoardGeometry, markers_found: tuple[int, ...],
+                    camera: CameraPosition) -> list[int]:
+    """Every marker not found that a changed region meets as a hand over it would (see
+    :func:`reaches_covered_marker`, which names the first)."""
+    return [marker_id for marker_id in geometry.markers if marker_id not in markers_found
+            and _contact_across_mm(region, view, marker_keep_out(geometry, marker_id), camera) >= MIN_HAND_CONTACT_MM]
+
+
+def base_apart_from_cover(region: np.ndarray, view: BoardView, geometry: BoardGeometry, marker_id: int,
+                          x_mm: float, y_mm: float) -> np.ndarray | None:
+    """The base's own part of a changed region that runs up to covered marker ``marker_id``, if the
+    base at (x_mm, y_mm) is joined to the marker's cover only through a neck narrower than itself;
+    None if the change widens or keeps its width from the base all the way to the marker.
+
+    Why: a hand or a card over a marker covers it whole and comes in over the board's edge from
+    outside; what of it lies on the board is what spills out of that square, a convex outline (a
+    palm, a card) cut by the square and by the board's edge. In a convex shape the distance to its
+    outline never dips along the straight line between two points below the lesser of its values
+    at the two ends: no part of a hand's outline, however it was fitted, is joined to the rest of
+    the hand by anything narrower than itself, and the hand is at least as wide at the marker
+    (it covers the square and more) as any base. A fighter standing apart from the hand, whose
+    figure leans on to it or hides the marker, is joined to it by the figure's body, narrower
+    than its base. The kept-out square counts as changed (the hand is over it).
+    """
+    x0, y0, x1, y1 = marker_keep_out(geometry, marker_id)
+    square = np.zeros(region.shape, bool)
+    square[view.rect_mask(x0, y0, x1, y1)] = True
+    joined = region | square
+    rows, cols = _window(joined)
+    # (Padded with unchanged board: past the view's edge nothing is known to be changed.)
+    inside = np.pad(joined[rows, cols], 1).astype(np.uint8)
+    depth = cv2.distanceTransform(inside, cv2.DIST_L2, cv2.DIST_MASK_PRECISE) / view.px_per_mm
+    u, v = (int(round(c)) for c in view.to_px(x_mm, y_mm))
+    mu, mv = (int(round(c)) for c in view.to_px((x0 + x1) / 2, (y0 + y1) / 2))
+    u, v, mu, mv = u - cols.start + 1, v - rows.start + 1, mu - cols.start + 1, mv - rows.start + 1
+    h, w = depth.shape
+    if not (0 <= v < h and 0 <= u < w and 0 <= mv < h and 0 <= mu < w) or not inside[v, u]:
+        return None
+    level = depth[v, u] - NECK_MARGIN_MM
+    if level <= 0:
+        return None
+    _, parts = cv2.connectedComponents((depth >= level).view(np.uint8), connectivity=8)
+    if parts[v, u] == 0 or parts[v, u] == parts[mv, mu]:
+        return None
+    # The base's own part: the places its width reaches from there (the opening's piece round it).
+    reach = int(math.ceil(level * view.px_per_mm))
+    own = cv2.dilate((parts == parts[v, u]).view(np.uint8), _disc(reach)).astype(bool) & inside.astype(bool)
+    out = np.zeros(region.shape, bool)
+    out[rows, cols] = own[1:-1, 1:-1]
+    return out & region
+
+
+def _window(mask: np.ndarray) -> tuple[slice, slice]:
+    x, y, w, h = cv2.boundingRect(mask.view(np.uint8))
+    return slice(y, y + h), slice(x, x + w)
 
 
 def _contact_across_mm(region: np.ndarray, view: BoardView, rect: tuple[float, float, float, float],

@@ -20,7 +20,7 @@ from vision.arena.registration import Registration, StillMarkers, register
 from vision.arena.settings import ArenaSettings
 from vision.arena.bases import (TOKEN_MAX_MM, Blob, FirmDoubt, HidingDoubt, board_noise, change_mask, changed_window,
                                 find_blobs, is_clear_base, select_bases)
-from vision.arena.hiding import reaches_covered_marker, search_mask as _search_mask
+from vision.arena.hiding import base_apart_from_cover, markers_reached, search_mask as _search_mask
 from vision.arena.pose import CameraPosition, camera_position
 from vision.arena.topdown import BoardView, SmoothView, change_between
 
@@ -271,7 +271,9 @@ def _fighters_at_covered_markers(bases, mask, view, camera, geometry, markers_fo
     Why: a hand over a marker reaches onto the board past the square kept out round it, and
     its cut-off edge can fit a crisp base-sized disc with change behind it (440017: the hand
     over marker 11 read as a fighter on S9). A fighter really beside a covered marker cannot be
-    told from the hand's edge either; the marker will show again once the hand is gone."""
+    told from the hand's edge either when its base's change merges with the hand's; the marker will
+    show again once the hand is gone. One whose base is seen whole apart from it, joined to it only by
+    its figure, is read (see :func:`_covered_marker_reached`)."""
     if len(markers_found) >= len(geometry.markers) or not bases:
         return []
     # The regions are labelled round the change only: past it the mask is empty (see changed_window).
@@ -289,11 +291,36 @@ def _fighters_at_covered_markers(bases, mask, view, camera, geometry, markers_fo
             continue
         region = np.zeros(mask.shape, bool)
         region[rows, cols] = regions == label
-        marker_id = reaches_covered_marker(region, view, geometry, markers_found, camera)
+        marker_id = _covered_marker_reached(base, region, view, geometry, markers_found, camera)
         if marker_id is not None:
             doubts.append(f"the change at ({base.x_mm:.0f}, {base.y_mm:.0f}) mm runs up to marker {marker_id}, "
                           "which is covered: a hand's edge or a fighter?")
     return doubts
+
+
+def _covered_marker_reached(base, region, view, geometry, markers_found, camera) -> int | None:
+    """The covered marker whose cover a fighter's change may be the edge of, if any.
+
+    The change runs up to the marker as a hand over it does (``hiding.markers_reached``), unless
+    the fighter's base is seen whole apart from it: joined to it only by a neck narrower than the
+    base (its figure leaning on to the hand, or hiding the marker; ``hiding.base_apart_from_cover``)
+    and the rest of the change lying on no space but the base's own. A hand's edge reaching another
+    space may hide a fighter there; on the base's own space it adds nothing to the reading."""
+    space = geometry.space_at(base.x_mm, base.y_mm)
+    for marker_id in markers_reached(region, view, geometry, markers_found, camera):
+        own = None if base.figure_only else base_apart_from_cover(region, view, geometry, marker_id, base.x_mm, base.y_mm)
+        if own is None or _on_another_space(region & ~own, view, geometry, space):
+            return marker_id
+    return None
+
+
+def _on_another_space(change, view, geometry, space) -> bool:
+    """Whether any of ``change`` (a bool mask of the view) lies on a space other than ``space``."""
+    half = geometry.space_mm / 2
+    for space_id, (sx, sy) in geometry.spaces.items():
+        if space_id != space and change[view.rect_mask(sx - half, sy - half, sx + half, sy + half)].any():
+            return True
+    return False
 
 
 def _with_fighter_count(
