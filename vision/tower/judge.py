@@ -899,6 +899,7 @@ class TowerAnalyzer:
         # wrong fail).  A shadow is no change (as in the pixel vote): it is not read by likeness.
         ratios = colour / np.maximum(reference, 0.02)
         shaded = _uniformly_darker(ratios.max(axis=2), ratios.min(axis=2))
+        opening = np.ones((3, 3), np.uint8)
         for mask, ref_mask in ((light, ref_light), (heavy, ref_heavy)):
             # The faces' cores only: a face's rim blurs into what is behind it (a heavy face's light
             # fringe on pale paper reads as light wood, top_pair 740021), a rim's reach inwards.
@@ -908,14 +909,58 @@ class TowerAnalyzer:
                 continue
             face = np.median(colour[seen_clear], axis=0)
             off_face = np.abs(colour - face).max(axis=2)
-            matched = (ref_mask & ~last.hand & ~(light | heavy) & ~shaded & (off_reference > floor)
-                       & (off_face < CAMOUFLAGE_NEARER * off_reference))
+            like = (ref_mask & ~last.hand & ~(light | heavy) & (off_reference > floor)
+                    & (off_face < CAMOUFLAGE_NEARER * off_reference))
             # Opened like the per-frame masks: single pixels are noise, not a face.
-            matched = cv2.morphologyEx(matched.view(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)).view(bool)
+            matched = cv2.morphologyEx((like & ~shaded).view(np.uint8), cv2.MORPH_OPEN, opening).view(bool)
+            # A piece with the shadow's look that keeps the faces' own hue, not the background's, is
+            # a face turned from the light (thirty-sixth pass).
+            matched |= self._shaded_faces(
+                cv2.morphologyEx(like.view(np.uint8), cv2.MORPH_OPEN, opening).view(bool) & shaded,
+                colour, reference, face, unchanged)
             mask |= matched
             changed |= matched
         return dataclasses.replace(last, light=light, heavy=heavy, changed=changed,
                                    read_by_likeness=(light | heavy) & ~(last.light | last.heavy))
+
+    def _shaded_faces(self, candidates: np.ndarray, colour: np.ndarray, reference: np.ndarray,
+                      face: np.ndarray, unchanged: np.ndarray) -> np.ndarray:
+        """The pieces of ``candidates`` (pixels like the tower's faces, but only darker than the
+        reference by one factor in every channel: the shadow's look) that are cube faces turned from
+        the light, not a shadow.
+
+        A shadow darkens what lies there by one factor in every channel, so it keeps the
+        background's hue; a cube's face in its own shade keeps the cube's hue, whatever is behind
+        it.  Pixel by pixel the noise hides a difference of hue as small as a wooden table's from
+        the light wood's (the shadow test allows a spread of channel ratios that wide), but over a
+        piece of a face the median hue tells: a piece counts as a face where its hue is nearer the
+        tower's faces' hue by half than the reference's hue at the same pixels, and off the
+        reference's hue by more than a pixel's typical hue noise.  (Room 810007: the upper light
+        cubes' front faces before an olive wooden table, at 0.68-0.75 of its brightness in every
+        channel, hue 0.004 off the faces read before paper and 0.029 off the table's: three light
+        cubes read as speckle, uncertain.  The tower's shadow on the mat's printed spot of light
+        wood's hue, top_pair 790104, kept the spot's hue to 0.005, 0.030 off the faces'.)  A piece
+        must be a quarter of a face, as the faces learnt from: less tells no hue for sure."""
+        found = np.zeros(candidates.shape, bool)
+        face_px = (self.settings.cube_mm * VIEW_PX_PER_MM) ** 2
+        if np.count_nonzero(candidates) < CAMOUFLAGE_FACE_SEEN * face_px:
+            return found
+        now_r, now_g = _chromaticity(colour)
+        ref_r, ref_g = _chromaticity(reference)
+        # A pixel's typical hue noise: the hue's difference from the reference where nothing changed.
+        hue_noise = float(np.median(np.hypot(now_r - ref_r, now_g - ref_g)[unchanged])) if unchanged.any() else 0.0
+        face_r, face_g = _chromaticity(face[None, None])
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(candidates.view(np.uint8), connectivity=8)
+        for i in range(1, count):
+            if stats[i, cv2.CC_STAT_AREA] < CAMOUFLAGE_FACE_SEEN * face_px:
+                continue
+            piece = labels == i
+            now = np.array([np.median(now_r[piece]), np.median(now_g[piece])])
+            off_ref = float(np.hypot(*(now - [np.median(ref_r[piece]), np.median(ref_g[piece])])))
+            off_face = float(np.hypot(*(now - [face_r[0, 0], face_g[0, 0]])))
+            if off_ref > hue_noise and off_face < CAMOUFLAGE_NEARER * off_ref:
+                found |= piece
+        return found
 
     def _read_by_likeness(self, obs: Observation, structure: _Structure) -> bool:
         """Whether a counted cube's face was read in good part by its likeness to the tower's other
