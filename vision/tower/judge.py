@@ -934,12 +934,13 @@ class TowerAnalyzer:
         factor in every channel, so it keeps the background's hue.  Pixel by pixel the noise hides a
         difference of hue as small as a wooden table's from the light wood's (the shadow test allows
         a spread of channel ratios that wide, and the likeness to ``face`` asks for its brightness
-        too), but over a piece of a face the median hue tells.  A pixel is a candidate where its hue
-        is within the cube colour's ``radius`` of the faces' hue and nearer it than the reference's hue
-        there; a connected piece of them (opened like the per-frame masks), a quarter of a face or
-        more, is a face where its median hue is nearer the faces' hue by half than the reference's
-        median hue over the same pixels, and off the reference's by more than a pixel's typical hue
-        noise.  (Room 810007: the upper light cubes' front faces before an olive wooden table, at
+        too), but over a piece of a face the median hue tells.  A connected piece of ``off`` (opened
+        like the per-frame masks), a quarter of a face or more, is a face where its median hue is
+        nearer the faces' hue by half than the reference's median hue over the same pixels, and off
+        the reference's by more than a pixel's typical hue noise; of such a piece, the pixels whose
+        hue is within the cube colour's ``radius`` of the faces' and nearer it than the reference's
+        there are read.  (The piece is judged on all its pixels, not on those the noise pushed
+        towards the faces' hue: a choice by hue first would lean the median that way.)  (Room 810007: the upper light cubes' front faces before an olive wooden table, at
         0.68-0.75 of its brightness in every channel, hue 0.004 off the faces read before paper and
         0.029 off the table's -- three light cubes read as speckle, uncertain; stagger 810007's
         turned faces 1.2 times as bright as those, the same hue.  The tower's shadow on the mat's
@@ -956,9 +957,9 @@ class TowerAnalyzer:
         to_ref = np.hypot(now_r - ref_r, now_g - ref_g)
         # A pixel's typical hue noise: its hue's difference from the reference where nothing changed.
         hue_noise = float(np.median(to_ref[unchanged])) if unchanged.any() else 0.0
-        candidates = off & (to_face < radius) & (to_face < to_ref)
-        candidates = cv2.morphologyEx(candidates.view(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)).view(bool)
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(candidates.view(np.uint8), connectivity=8)
+        opening = np.ones((3, 3), np.uint8)
+        pieces = cv2.morphologyEx(off.view(np.uint8), cv2.MORPH_OPEN, opening)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(pieces, connectivity=8)
         for i in range(1, count):
             if stats[i, cv2.CC_STAT_AREA] < CAMOUFLAGE_FACE_SEEN * face_px:
                 continue
@@ -968,7 +969,10 @@ class TowerAnalyzer:
             off_face = float(np.hypot(*(now - [face_r, face_g])))
             if off_ref > hue_noise and off_face < CAMOUFLAGE_NEARER * off_ref:
                 found |= piece
-        return found
+        # Within a face, its own pixels: of the cube colour's hue and nearer the faces' than the
+        # background's (a shadow joined to the face keeps the background's hue and stays unread).
+        found &= (to_face < radius) & (to_face < to_ref)
+        return cv2.morphologyEx(found.view(np.uint8), cv2.MORPH_OPEN, opening).view(bool)
 
     def _read_by_likeness(self, obs: Observation, structure: _Structure) -> bool:
         """Whether a counted cube's face was read in good part by its likeness to the tower's other
