@@ -899,7 +899,9 @@ class TowerAnalyzer:
         # wrong fail).  A shadow is no change (as in the pixel vote): it is not read by likeness.
         ratios = colour / np.maximum(reference, 0.02)
         shaded = _uniformly_darker(ratios.max(axis=2), ratios.min(axis=2))
-        for mask, ref_mask in ((light, ref_light), (heavy, ref_heavy)):
+        opening = np.ones((3, 3), np.uint8)
+        for mask, ref_mask, radius in ((light, ref_light, LIGHT_CHROMA_RADIUS),
+                                       (heavy, ref_heavy, HEAVY_CHROMA_RADIUS)):
             # The faces' cores only: a face's rim blurs into what is behind it (a heavy face's light
             # fringe on pale paper reads as light wood, top_pair 740021), a rim's reach inwards.
             seen_clear = cv2.erode((mask & clear).view(np.uint8), core).view(bool)
@@ -908,14 +910,69 @@ class TowerAnalyzer:
                 continue
             face = np.median(colour[seen_clear], axis=0)
             off_face = np.abs(colour - face).max(axis=2)
-            matched = (ref_mask & ~last.hand & ~(light | heavy) & ~shaded & (off_reference > floor)
-                       & (off_face < CAMOUFLAGE_NEARER * off_reference))
+            off = ref_mask & ~last.hand & ~(light | heavy) & (off_reference > floor)
+            matched = off & ~shaded & (off_face < CAMOUFLAGE_NEARER * off_reference)
             # Opened like the per-frame masks: single pixels are noise, not a face.
-            matched = cv2.morphologyEx(matched.view(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)).view(bool)
+            matched = cv2.morphologyEx(matched.view(np.uint8), cv2.MORPH_OPEN, opening).view(bool)
+            # A face of the tower's hue at another brightness -- turned from the light, with the
+            # shadow's look, or towards it -- read by its hue over a piece (thirty-sixth pass).
+            matched |= self._faces_by_hue(off & ~matched, colour, reference, face, radius, unchanged)
             mask |= matched
             changed |= matched
         return dataclasses.replace(last, light=light, heavy=heavy, changed=changed,
                                    read_by_likeness=(light | heavy) & ~(last.light | last.heavy))
+
+    def _faces_by_hue(self, off: np.ndarray, colour: np.ndarray, reference: np.ndarray,
+                      face: np.ndarray, radius: float, unchanged: np.ndarray) -> np.ndarray:
+        """The pixels of ``off`` (before a background of a cube colour, off it by more than noise,
+        not read) that are faces of the tower's cubes at another brightness than the ones read
+        before a clear background (``face``, their median colour): a face turned from the light, or
+        towards it.
+
+        A cube's faces differ in brightness, not in hue: the light falls on each at its own angle,
+        so each is the cube's colour by its own factor.  A shadow darkens what lies there by one
+        factor in every channel, so it keeps the background's hue.  Pixel by pixel the noise hides a
+        difference of hue as small as a wooden table's from the light wood's (the shadow test allows
+        a spread of channel ratios that wide, and the likeness to ``face`` asks for its brightness
+        too), but over a piece of a face the median hue tells.  A connected piece of ``off`` (opened
+        like the per-frame masks), a quarter of a face or more, is a face where its median hue is
+        nearer the faces' hue by half than the reference's median hue over the same pixels, and off
+        the reference's by more than a pixel's typical hue noise; of such a piece, the pixels whose
+        hue is within the cube colour's ``radius`` of the faces' and nearer it than the reference's
+        there are read.  (The piece is judged on all its pixels, not on those the noise pushed
+        towards the faces' hue: a choice by hue first would lean the median that way.)  (Room 810007: the upper light cubes' front faces before an olive wooden table, at
+        0.68-0.75 of its brightness in every channel, hue 0.004 off the faces read before paper and
+        0.029 off the table's -- three light cubes read as speckle, uncertain; stagger 810007's
+        turned faces 1.2 times as bright as those, the same hue.  The tower's shadow on the mat's
+        printed spot of light wood's hue, top_pair 790104, kept the spot's hue to 0.005, 0.030 off
+        the faces': no face.)  Less than a quarter of a face tells no hue for sure."""
+        found = np.zeros(off.shape, bool)
+        face_px = (self.settings.cube_mm * VIEW_PX_PER_MM) ** 2
+        if np.count_nonzero(off) < CAMOUFLAGE_FACE_SEEN * face_px:
+            return found
+        now_r, now_g = _chromaticity(colour)
+        ref_r, ref_g = _chromaticity(reference)
+        face_r, face_g = (float(c[0, 0]) for c in _chromaticity(face[None, None]))
+        to_face = np.hypot(now_r - face_r, now_g - face_g)
+        to_ref = np.hypot(now_r - ref_r, now_g - ref_g)
+        # A pixel's typical hue noise: its hue's difference from the reference where nothing changed.
+        hue_noise = float(np.median(to_ref[unchanged])) if unchanged.any() else 0.0
+        opening = np.ones((3, 3), np.uint8)
+        pieces = cv2.morphologyEx(off.view(np.uint8), cv2.MORPH_OPEN, opening)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(pieces, connectivity=8)
+        for i in range(1, count):
+            if stats[i, cv2.CC_STAT_AREA] < CAMOUFLAGE_FACE_SEEN * face_px:
+                continue
+            piece = labels == i
+            now = np.array([np.median(now_r[piece]), np.median(now_g[piece])])
+            off_ref = float(np.hypot(*(now - [np.median(ref_r[piece]), np.median(ref_g[piece])])))
+            off_face = float(np.hypot(*(now - [face_r, face_g])))
+            if off_ref > hue_noise and off_face < CAMOUFLAGE_NEARER * off_ref:
+                found |= piece
+        # Within a face, its own pixels: of the cube colour's hue and nearer the faces' than the
+        # background's (a shadow joined to the face keeps the background's hue and stays unread).
+        found &= (to_face < radius) & (to_face < to_ref)
+        return cv2.morphologyEx(found.view(np.uint8), cv2.MORPH_OPEN, opening).view(bool)
 
     def _read_by_likeness(self, obs: Observation, structure: _Structure) -> bool:
         """Whether a counted cube's face was read in good part by its likeness to the tower's other
