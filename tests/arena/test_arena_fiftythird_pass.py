@@ -137,17 +137,16 @@ def test_now_read_right_without_the_count(geometry, seed, touching):
     assert reading.occupied == truth
 
 
-#: Doubts that stay doubts: two fighters one right behind the other from high above (670108, 670076) or
-#: low (670087), each the other's "base behind" or "change ahead"; a token touching a base from low
-#: (670002, 670070: its "figure" is that base).
+#: Doubts on `main` these rules leave alone (each a doubt on numpy 2 + OpenCV 5.0; 670087 reads right on
+#: numpy 1.24 + OpenCV 4.11): two fighters one right behind the other from high above (670108, 670076) or
+#: low (670087), each the other's "base behind" or "change ahead"; a token touching a base seen from low
+#: (670002, 670070: its "figure" is that base). Never a wrong reading, with or without the count.
 STAY = [(670108, False), (670076, False), (670087, False), (670002, True), (670070, True)]
 
 
 @pytest.mark.parametrize("seed, touching", STAY)
-def test_still_doubts_never_wrong(geometry, seed, touching):
+def test_left_alone_never_wrong(geometry, seed, touching):
     live, reference, truth, count = spec_scene(seed, geometry, touching_tokens=touching)
     for fighters in (None, count):
         reading = read_arena(live, reference, geometry, ArenaSettings(), annotate=False, fighters=fighters)
         assert not reading.ok or reading.occupied == truth, (fighters, reading.occupied)
-    reading = read_arena(live, reference, geometry, ArenaSettings(), annotate=False)
-    assert not reading.ok, reading.occupied
