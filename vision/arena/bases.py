@@ -787,7 +787,8 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     kinds = {id(b): classify(b, settings) for b in discs}
     overlapping_solid: list[tuple[Blob, Blob]] = []  # (a disc taken as a fighter, a solid base overlapping it)
     for blob in discs:
-        if kinds[id(blob)] is Kind.FIGHTER and _figure_is_a_base_behind(blob, discs, camera, settings):
+        if kinds[id(blob)] is Kind.FIGHTER and _figure_is_a_base_behind(blob, discs, camera, settings,
+                                                                        seen=(mask, view, search)):
             kinds[id(blob)] = Kind.UNSURE
         if kinds[id(blob)] is Kind.FIGHTER:
             behind = _overlapping_base_behind(blob, discs, camera, settings)
@@ -800,7 +801,7 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
         if kinds[id(blob)] is Kind.TOKEN and (_more_of_it_in_front(blob, discs, camera)
                                                or _more_of_it_behind(blob, discs, camera)):
             kinds[id(blob)] = Kind.UNSURE
-    front_tokens = _bases_behind_tokens(discs, kinds, camera, settings, taken_by_count)
+    front_tokens = _bases_behind_tokens(discs, kinds, camera, settings, taken_by_count, seen=(mask, view, search))
     order = sorted(discs, key=lambda b: (b.fit_error_mm > CRISP_RIM_MM, _distance_to_camera(b.peak_mm, camera)))
     bases: list[Blob] = []
     doubts: list[str] = []
@@ -909,7 +910,7 @@ def _maybe_a_fighter_off_the_spaces(blob: Blob, blobs, geometry: BoardGeometry, 
 
 
 def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSettings,
-                        taken_by_count: set[int] = frozenset()) -> dict:
+                        taken_by_count: set[int] = frozenset(), seen: tuple | None = None) -> dict:
     """Bases left unsure only by change just in front of them, all of it a crisp token lying
     there: those bases are fighters (``kinds`` updated). Returns each token-sized disc left
     unsure only by the change behind it -> the bases standing there, which explain it.
@@ -937,9 +938,12 @@ def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSe
         if (kinds[id(base)] is not Kind.UNSURE or id(base) in taken_by_count
                 or not _a_fighter_but_for_change_in_front(base, settings)):
             continue
-        # Apart, not touching: a rim fitted against a touching disc may have taken in part of it.
+        # Apart, not touching: a rim fitted against a touching disc may have taken in part of it. But
+        # not where the base stands up of its own seen from so high that a figure stays over its base
+        # (see ``_touching_token_settles``): the fifty-third pass.
         in_front = [t for t in tokens if _stands_behind(base, t, camera)
-                    and math.hypot(base.x_mm - t.x_mm, base.y_mm - t.y_mm) >= base.radius_mm + t.radius_mm]
+                    and (math.hypot(base.x_mm - t.x_mm, base.y_mm - t.y_mm) >= base.radius_mm + t.radius_mm
+                         or (seen is not None and _touching_token_settles(base, t, discs, kinds, camera, settings, seen)))]
         left = [p for p in base.ahead_points if not any(_on_token(p, t, camera) for t in in_front)]
         if len(left) > MAX_CHANGE_AHEAD * base.ahead_looked:
             continue
@@ -950,12 +954,80 @@ def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSe
     return behind
 
 
-def _figure_is_a_base_behind(blob: Blob, discs, camera: CameraPosition, settings: ArenaSettings) -> bool:
-    """Is the change where the disc's figure should show another base's? (See ``_base_behind``.)"""
-    return _base_behind(blob, discs, camera, settings) is not None
+def _touching_token_settles(base: Blob, token: Blob, discs, kinds, camera: CameraPosition, settings: ArenaSettings,
+                            seen: tuple) -> bool:
+    """May a token touching a base on the camera's side settle that base (its change ahead), though the
+    base's rim was fitted against it?
+
+    The fear (``_bases_behind_tokens``: spec scene 20410) is a rim fitted round a token and part of the
+    one touching it, a flat pair fitted base-sized. Seen from so high that a figure stays over its base
+    (figure ``UNKNOWN``), a disc stands up only by change running on away from the camera past any flat
+    top's reach (``_stands_up``), on the side away from the token: no flat thing fitted too big shows
+    that, a figure's top over its base does. So where the base stands up of its own (no base behind it
+    carries that change on: ``_figure_is_a_base_behind`` given the change), and the disc in front is a
+    token by the reader's own judgement of it (``kinds``: by size alone, with every check against a
+    figure's top over a base the board's colour, its standing up only into this base if at all, see
+    ``_stands_up_only_into_a_base``), the token settles the base as an apart one does. (Fresh 670293,
+    touching tokens: a fighter on S5 seen from 72 degrees, 27.4 mm, standing up, an 18.8 mm token laid
+    against its base in front, 0.75 of the band ahead changed: a doubt.)
+    """
+    return (base.figure is Evidence.UNKNOWN and base.stands_up and kinds[id(token)] is Kind.TOKEN
+            and not _figure_is_a_base_behind(base, discs, camera, settings, seen=seen))
+
+
+def _figure_is_a_base_behind(blob: Blob, discs, camera: CameraPosition, settings: ArenaSettings,
+                             seen: tuple | None = None) -> bool:
+    """Is the change where the disc's figure should show another base's? (See ``_base_behind``.)
+
+    ``seen``: (mask, view, search), the change the discs were fitted to. Given it, a base behind a disc
+    seen from so high that a figure stays over its base counts only where the change runs on unbroken
+    from the disc's far rim to it (see :func:`_carries_on_to`): the fifty-third pass.
+    """
+    for behind in _bases_behind(blob, discs, camera, settings):
+        if seen is None or blob.figure is not Evidence.UNKNOWN or _carries_on_to(blob, behind, camera, *seen):
+            return True
+    return False
+
+
+def _carries_on_to(blob: Blob, behind: Blob, camera: CameraPosition, mask, view: BoardView, search) -> bool:
+    """Does the change run on unbroken along the disc's line away from the camera, from its far rim to
+    where that line reaches the base ``behind`` (comes within a figure's lean of its rim)?
+
+    Seen from so high that a figure stays over its base, a disc stands up, or its far outline runs on,
+    by change past its flat top's reach on that line; a base behind it "carries that change on" (see
+    ``_base_behind``: a token resting on the disc, then the base, with no break between them). Where
+    ``FIGURE_BREAK_MM`` of unchanged board cut that line before it reaches the base, the base carries
+    nothing on from the disc (as ``_breaks_behind`` says of a figure: change that starts again after bare
+    board belongs to something else): what stands up there stands up whether that base is there or not,
+    and the disc is read as it would be alone. (Fresh 670188, 76 degrees up: a fighter on S8, 27.2 mm,
+    standing up, its neighbour on S9 starting 16 mm of bare board away, off its line: both a doubt.)
+    A line leaving the view, or where change is not looked for, answers yes (no break seen).
+    """
+    ax, ay = camera.away(blob.x_mm, blob.y_mm)
+    dx, dy = behind.x_mm - blob.x_mm, behind.y_mm - blob.y_mm
+    along, lateral = dx * ax + dy * ay, abs(dx * ay - dy * ax)
+    end = along - math.sqrt(max((behind.radius_mm + _FIGURE_LEAN_MM) ** 2 - lateral ** 2, 0.0))
+    distances = np.arange(blob.radius_mm, end, 1.0)
+    if not distances.size:
+        return True
+    u, v = view.to_px(blob.x_mm + ax * distances, blob.y_mm + ay * distances)
+    ui, vi = np.round(u).astype(int), np.round(v).astype(int)
+    h, w = mask.shape
+    inside = (ui >= 0) & (ui < w) & (vi >= 0) & (vi < h)
+    if not inside.all():
+        return True
+    bare = mask[vi, ui] == 0
+    if search is not None:
+        bare &= search[vi, ui].astype(bool)
+    return longest_run(bare) < FIGURE_BREAK_MM
 
 
 def _base_behind(blob: Blob, discs, camera: CameraPosition, settings: ArenaSettings) -> Blob | None:
+    """The first of :func:`_bases_behind`, or None."""
+    return next(_bases_behind(blob, discs, camera, settings), None)
+
+
+def _bases_behind(blob: Blob, discs, camera: CameraPosition, settings: ArenaSettings):
     """The base standing right behind the disc on its line away from the camera whose change shows
     where the disc's figure should (it was taken by its figure, or, seen from so high that a figure
     stays over its base, by its standing up or its far outline running on), or None. A base seen by
@@ -981,7 +1053,7 @@ def _base_behind(blob: Blob, discs, camera: CameraPosition, settings: ArenaSetti
         # nothing breaks off between them); partial evidence: where the change rising after a gap starts.
         reach = _flat_top_reach(camera, blob.x_mm, blob.y_mm) if blob.figure is Evidence.YES else _RISE_GAP_MM
     else:
-        return None
+        return
     ax, ay = camera.away(blob.x_mm, blob.y_mm)
     for other in discs:
         if other is blob or _overlapping(blob, other):
@@ -999,8 +1071,7 @@ def _base_behind(blob: Blob, discs, camera: CameraPosition, settings: ArenaSetti
         dx, dy = other.x_mm - blob.x_mm, other.y_mm - blob.y_mm
         along, lateral = dx * ax + dy * ay, abs(dx * ay - dy * ax)
         if lateral < other.radius_mm + _FIGURE_LEAN_MM and 0 < along < other.radius_mm + blob.radius_mm + reach:
-            return other
-    return None
+            yield other
 
 
 def _solid_base_but_for_change_ahead(blob: Blob, settings: ArenaSettings) -> bool:
