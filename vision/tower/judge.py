@@ -2059,11 +2059,8 @@ class TowerAnalyzer:
                 if other.layer == box.layer and box.x0 < other.x0 < box.x1 + cube:
                     middle = (box.x1 + other.x0) / 2
                     places.append(slice(view.col(middle - cube / 2), view.col(middle + cube / 2)))
-            top = (box.layer + 1) * cube
-            above_top_face = slice(max(view.row(top + 0.9 * cube), 0),
-                                   view.row(top + self._top_face_mm(view, top) + 0.1 * cube))
-            if any(self._could_hide(obs, boxes, rows, cols)
-                   and not self._shows_background(obs, boxes, above_top_face, cols) for cols in places):
+            if any(self._could_hide(obs, boxes, rows, cols) and not self._shows_background(obs, boxes, box, cols)
+                   for cols in places):
                 return missing
             cols = places[0]
             # Mostly changed above the top cube's own top face, but not in cube colours: a cube
@@ -2118,7 +2115,8 @@ class TowerAnalyzer:
         cube, free of the layer's other cubes, over a cube of the layer below (cubes do not float),
         where the reference has the colour of a cube still missing and of about the look of such
         faces the tower shows (``_could_hide``) and the view there is not plainly the background
-        as it was (``_shows_background``)."""
+        as it was (``_shows_background``), nor unchanged where such a face would have changed it
+        (``_face_would_show``)."""
         view = obs.view
         cube = self.settings.cube_mm
         for box in boxes:
@@ -2134,7 +2132,8 @@ class TowerAnalyzer:
                 cols = slice(max(view.col(x0), 0), min(view.col(x1), view.size[0]))
                 if cols.stop - cols.start < 0.7 * cube * VIEW_PX_PER_MM:
                     continue
-                if (self._could_hide(obs, boxes, rows, cols) and not self._shows_background(obs, boxes, rows, cols)
+                if (self._could_hide(obs, boxes, rows, cols)
+                        and not self._shows_background(obs, boxes, box, cols, rows=rows)
                         and not self._face_would_show(obs, boxes, rows, cols)):
                     return True
         return False
@@ -2174,11 +2173,12 @@ class TowerAnalyzer:
                 return False
         return True
 
-    def _shows_background(self, obs: Observation, boxes: list[_CubeBox], rows: slice, cols: slice) -> bool:
-        """Whether the place of a cube (on top of a cube, above its lit top face; or beside one, its
-        face rows) still shows the reference's background, while every cube seen of each colour
-        still missing would have changed it: then no such cube stands there, however near its
-        colour the background is.
+    def _shows_background(self, obs: Observation, boxes: list[_CubeBox], box: _CubeBox, cols: slice, *,
+                          rows: slice | None = None) -> bool:
+        """Whether the place of a cube on top of ``box`` (above its lit top face; or, with ``rows``,
+        beside it in those rows) still shows the reference's background, while every cube seen of
+        each colour still missing would have changed it: then no such cube stands there, however
+        near its colour the background is.
 
         A cube set on top faces the camera as the cubes under it do, in the same light, so its front
         face looks like theirs; the colour test alone (``_could_hide``) allows for faces shaded
@@ -2188,6 +2188,10 @@ class TowerAnalyzer:
         so part of a cube overhanging the place shows too."""
         view = obs.view
         cube = self.settings.cube_mm
+        if rows is None:
+            top = (box.layer + 1) * cube
+            rows = slice(max(view.row(top + 0.9 * cube), 0),
+                         view.row(top + self._top_face_mm(view, top) + 0.1 * cube))
         colour = obs.colour if obs.still_colour is None else obs.still_colour
         here, before = colour[rows, cols], self._reference_view(view)[rows, cols]
         if here.shape[0] < 0.2 * cube * VIEW_PX_PER_MM or here.shape[1] == 0:
