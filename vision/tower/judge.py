@@ -268,6 +268,9 @@ CHANGED_ABOVE = 0.5
 # of cube colour for a cube to hide there, and the share that must read as cube colour
 # (``_camouflaged_beside``): as for a run part-hidden by camouflage, a fifth.
 HIDDEN_BESIDE_SHARE = 0.2
+# A cube's place beside a counted cube where such a cube would have changed at least this share of
+# it (a quarter of a face, as a face seen tells how such faces look), unchanged, holds no cube.
+BESIDE_SHOWS_SHARE = 0.25
 # A line between a pair too wide to touch this much brighter than both faces confirms the gap.
 GAP_BRIGHTER = 1.35
 # A column between two cubes at least this much background (the rest the faces' colours at any
@@ -2104,13 +2107,15 @@ class TowerAnalyzer:
         return found
 
     def _blind_above(self, boxes: list[_CubeBox], obs: Observation, *, seen_elsewhere: int) -> int:
-        """Cubes that may stand unseen on a visible top (the tower's, or one arm's of a fork),
-        against a background of cube colour."""
+        """Cubes that may stand unseen on a visible top (the tower's, or one arm's of a fork), or
+        beside a counted cube on a cube of the layer below, against a background of cube colour."""
         missing = self.heavy + self.light - len(boxes) - seen_elsewhere
         if missing <= 0 or not boxes:
             return 0
         view = obs.view
         cube = self.settings.cube_mm
+        if self._blind_beside(boxes, obs):
+            return missing
         open_tops = [box for box in boxes
                      if not any(b.layer == box.layer + 1 and _overlap(b, box) > 0.5 * cube for b in boxes)]
         for box in open_tops:
@@ -2166,10 +2171,85 @@ class TowerAnalyzer:
                 return False
         return bool(changed_cols[cols].any())
 
-    def _shows_background(self, obs: Observation, boxes: list[_CubeBox], box: _CubeBox, cols: slice) -> bool:
-        """Whether the place of a cube on top of ``box`` (above its lit top face) still shows the
-        reference's background, while every cube seen of each colour still missing would have
-        changed it: then no such cube stands there, however near its colour the background is.
+    def _blind_beside(self, boxes: list[_CubeBox], obs: Observation) -> bool:
+        """Whether a cube the count misses may stand unseen right beside a counted cube above the
+        table, on a cube of the layer below, in front of a background of its own look.
+
+        A cube before a background of its own colour and brightness changes the view by less than
+        any change the vote can see, and its likeness (``_with_camouflaged_faces``) cannot tell it
+        from that background either: the view shows no cube there, whether one stands there or
+        not.  Of a pair side by side, the cube in front of a piece of its colour vanishes, and the
+        run left of the pair (the other cube, and the hidden one's edge) is one cube's width: the
+        count comes up one short with no doubt (top_pair 820023: a heavy pair on a light base, the
+        left heavy cube before a heavy supply cube lying behind the spot, 0.02 off it, read as one
+        heavy cube on top, a wrong fail at 0.85).  The place is a cube's width beside the counted
+        cube, free of the layer's other cubes, over a cube of the layer below (cubes do not float),
+        where the reference has the colour of a cube still missing and of about the look of such
+        faces the tower shows (``_could_hide``) and the view there is not plainly the background
+        as it was (``_shows_background``), nor unchanged where such a face would have changed it
+        (``_face_would_show``)."""
+        view = obs.view
+        cube = self.settings.cube_mm
+        for box in boxes:
+            if box.layer == 0:
+                continue
+            rows = _face_rows(view, box.layer, cube)
+            for x0, x1 in ((box.x0 - cube, box.x0), (box.x1, box.x1 + cube)):
+                place = _CubeBox(box.layer, x0, x1, box.heavy)
+                if any(b.layer == box.layer and b is not box and _overlap(place, b) > 0.5 * cube for b in boxes):
+                    continue  # a counted cube stands there
+                if not any(b.layer == box.layer - 1 and _overlap(place, b) >= 0.15 * cube for b in boxes):
+                    continue  # nothing for a cube there to rest on
+                cols = slice(max(view.col(x0), 0), min(view.col(x1), view.size[0]))
+                if cols.stop - cols.start < 0.7 * cube * VIEW_PX_PER_MM:
+                    continue
+                if (self._could_hide(obs, boxes, rows, cols)
+                        and not self._shows_background(obs, boxes, box, cols, rows=rows)
+                        and not self._face_would_show(obs, boxes, rows, cols)):
+                    return True
+        return False
+
+    def _face_would_show(self, obs: Observation, boxes: list[_CubeBox], rows: slice, cols: slice) -> bool:
+        """Whether a cube of each colour still missing, standing in this place, would have changed a
+        real part of it that did not change: where the reference is off every face seen of that
+        colour by more than the change threshold, still the reference (within half of it), over at
+        least ``BESIDE_SHOWS_SHARE`` of the place.
+
+        A cube hides by camouflage only over the part of its face that has the background's look;
+        a piece of cube colour behind part of the place leaves the rest of it, unchanged, showing
+        that no cube stands there (missing 820001: a light supply cube behind the top cube's right
+        side, of light wood's colour over 0.97 of the place, a lighter shade than the tower's light
+        faces over half of it, unchanged there).  Pixel by pixel on the still frames' average, with
+        the least visible face seen of that colour (the missing cube may look like it)."""
+        view = obs.view
+        cube = self.settings.cube_mm
+        colour = obs.colour if obs.still_colour is None else obs.still_colour
+        here, before = colour[rows, cols], self._reference_view(view)[rows, cols]
+        if here.size == 0:
+            return False
+        unchanged = np.abs(here - before).max(axis=2) <= 0.5 * CHANGE_THRESHOLD
+        heavy_seen = sum(b.heavy for b in boxes)
+        for heavy, wanted, seen in ((True, self.heavy, heavy_seen), (False, self.light, len(boxes) - heavy_seen)):
+            if wanted <= seen:
+                continue
+            mask = obs.heavy if heavy else obs.light
+            shares = []
+            for b in boxes:
+                face = (_face_rows(view, b.layer, cube), slice(view.col(b.x0), view.col(b.x1)))
+                if b.heavy == heavy and np.count_nonzero(mask[face]) >= 20:
+                    look = np.median(colour[face][mask[face]], axis=0)
+                    shows = np.abs(before - look).max(axis=2) > CHANGE_THRESHOLD
+                    shares.append(float((shows & unchanged).mean()))
+            if not shares or min(shares) < BESIDE_SHOWS_SHARE:
+                return False
+        return True
+
+    def _shows_background(self, obs: Observation, boxes: list[_CubeBox], box: _CubeBox, cols: slice, *,
+                          rows: slice | None = None) -> bool:
+        """Whether the place of a cube on top of ``box`` (above its lit top face; or, with ``rows``,
+        beside it in those rows) still shows the reference's background, while every cube seen of
+        each colour still missing would have changed it: then no such cube stands there, however
+        near its colour the background is.
 
         A cube set on top faces the camera as the cubes under it do, in the same light, so its front
         face looks like theirs; the colour test alone (``_could_hide``) allows for faces shaded
@@ -2179,8 +2259,10 @@ class TowerAnalyzer:
         so part of a cube overhanging the place shows too."""
         view = obs.view
         cube = self.settings.cube_mm
-        top = (box.layer + 1) * cube
-        rows = slice(max(view.row(top + 0.9 * cube), 0), view.row(top + self._top_face_mm(view, top) + 0.1 * cube))
+        if rows is None:
+            top = (box.layer + 1) * cube
+            rows = slice(max(view.row(top + 0.9 * cube), 0),
+                         view.row(top + self._top_face_mm(view, top) + 0.1 * cube))
         colour = obs.colour if obs.still_colour is None else obs.still_colour
         here, before = colour[rows, cols], self._reference_view(view)[rows, cols]
         if here.shape[0] < 0.2 * cube * VIEW_PX_PER_MM or here.shape[1] == 0:
