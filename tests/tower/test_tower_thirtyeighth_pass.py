@@ -125,3 +125,24 @@ def test_missing_820001_a_supply_cube_of_another_shade_hides_no_cube(tower_scene
     assert analyzer._could_hide(last, boxes, rows, cols)
     assert analyzer._face_would_show(last, boxes, rows, cols)
     assert not analyzer._blind_beside(boxes, last)
+
+
+# Top_pair 840022 (found by the thirty-seventh pass's fresh run after this rule was written, and not
+# tuned on): 3 heavy cubes, a pair on a heavy base, in a dim room; main failed it at 0.85 on
+# `cube_count` reading 2 heavy cubes, one of the pair unread before the clutter behind the spot.
+SCENE_840022 = dict(frames=2, dim=True, nudge_px=0.6020815704409608, exposure_drift=0.11127561136981406,
+                    off_spot_mm=11.329283415758402, distractors=8, noise=2.3506576776758275, pile=False,
+                    near=0.4876326943536861)
+
+
+def test_top_pair_840022_a_fresh_wrong_fail_is_uncertain_by_the_same_rule(tower_scene):
+    scene = tower_scene("top_pair", 840022, heavy=3, light=0, **SCENE_840022)
+    assert scene.standing
+    verdict = judge_scene(scene)
+    assert verdict.verdict is Verdict.UNCERTAIN
+    assert verdict.reasons == [Reason.CUBE_COUNT]
+    # The premise: still one heavy cube short, and the place beside the counted one is blind.
+    analyzer, last = analyzer_and_last(scene, likeness=True)
+    structure = analyzer._structure(last, last.view)
+    assert sum(b.heavy for b in structure.boxes) == 2
+    assert analyzer._blind_beside(structure.boxes, last)
