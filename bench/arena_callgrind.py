@@ -30,7 +30,7 @@ instruction than detectMarkers' tight loops, so the reader's ratio in instructio
 its ratio in CPU time (``arena_bench.py --cpu``). Use this for a stable before/after of a change's
 work, and the CPU-time bench, on a quiet box, for the goal itself. ``--cache-sim`` also simulates
 the caches and prints callgrind's estimate of cycles (Ir + 10 L1 misses + 100 last-level misses),
-a rough model of the memory traffic that instructions leave out; it runs some 2x slower.
+a rough model of the memory traffic that instructions leave out (a model of caches, not this CPU; slower).
 """
 
 from __future__ import annotations
