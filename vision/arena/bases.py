@@ -2123,13 +2123,34 @@ def _tinted_in_front(live: np.ndarray, relit: np.ndarray, tint: np.ndarray, bare
     gv = np.arange(max(0, -int(dv.min())), min(h, h - int(dv.max())), step)
     if len(gu) * len(gv) < _TINT_NULL_PLACES:
         return False
-    pu = (gu[None, :, None] + du[None, None, :]).repeat(len(gv), axis=0).reshape(-1, len(du))
-    pv = (gv[:, None, None] + dv[None, None, :]).repeat(len(gu), axis=1).reshape(-1, len(du))
-    places = bare[pv, pu].all(axis=1)
+    places, mean_tint = _band_on_grid(bare, tint, gu, gv, step, du, dv)
     if places.sum() < _TINT_NULL_PLACES:
         return False
-    null = _tint_left(tint[pv[places], pu[places]].mean(axis=1), own)
+    null = _tint_left(mean_tint[places], own)
     return level > float(null.max())
+
+
+def _band_on_grid(bare: np.ndarray, tint: np.ndarray, gu: np.ndarray, gv: np.ndarray, step: int, du: np.ndarray,
+                  dv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """At each place (gv[i], gu[j]) of an evenly spaced grid (``gu``, ``gv``: ``np.arange`` by ``step``, not empty),
+    with the band's points at offsets (``du``, ``dv``) px from it, all inside the view: are all the band's
+    points ``bare``, and the mean ``tint`` over them. Two (len(gv), len(gu)) and (len(gv), len(gu), 3) arrays.
+
+    The same bits as gathering every place's points by fancy indexing, (places, points, 3), and taking
+    their mean along the points (what this replaced): the points of one offset at every place are a
+    strided slice of the view, no gather, and numpy's mean along an axis that is not the last adds the
+    points one after another in their order, as the sum here does, then divides by the count (an intp,
+    so in float64 on numpy 2, float32 on 1.x, as its ``mean``). A tenth of the cost: the gather of some
+    100,000 values one at a time was most of ``_tinted_in_front``'s 4 ms."""
+    rows = [slice(int(gv[0] + d), int(gv[-1] + d) + 1, step) for d in dv]
+    cols = [slice(int(gu[0] + d), int(gu[-1] + d) + 1, step) for d in du]
+    places = bare[rows[0], cols[0]].copy()
+    total = tint[rows[0], cols[0]].copy()
+    for r, c in zip(rows[1:], cols[1:]):
+        places &= bare[r, c]
+        total += tint[r, c]
+    mean = np.true_divide(total, np.intp(len(du)), out=total, casting="unsafe")
+    return places, mean
 
 
 def _tint_left(mean_tint: np.ndarray, own: np.ndarray) -> np.ndarray:
