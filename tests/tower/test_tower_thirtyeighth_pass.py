@@ -61,17 +61,24 @@ def _top_pair(monkeypatch, options, *, leave_out: str | None = None):
         return make_tower_scene("top_pair", seed=820023, heavy=2, light=1, **options)
 
 
-def test_top_pair_820023_a_cube_before_a_supply_cube_of_its_look_is_no_fail(tower_scene):
-    scene = tower_scene("top_pair", 820023, heavy=2, light=1, **SCENE_820023)
+def _uncertain_with_a_blind_place_beside(scene):
+    """Judge a legal ``scene``: uncertain on the count alone, and the view's structure (returned)
+    has a blind place beside a counted cube."""
     assert scene.standing
     verdict = judge_scene(scene)
     assert verdict.verdict is Verdict.UNCERTAIN
     assert verdict.reasons == [Reason.CUBE_COUNT]
-    # The premise: the view still misses the left cube (one heavy on top), and that place is blind.
     analyzer, last = analyzer_and_last(scene, likeness=True)
     structure = analyzer._structure(last, last.view)
-    assert [(b.layer, b.heavy) for b in structure.boxes] == [(0, False), (1, True)]
     assert analyzer._blind_beside(structure.boxes, last)
+    return structure
+
+
+def test_top_pair_820023_a_cube_before_a_supply_cube_of_its_look_is_no_fail(tower_scene):
+    structure = _uncertain_with_a_blind_place_beside(
+        tower_scene("top_pair", 820023, heavy=2, light=1, **SCENE_820023))
+    # The premise: the view still misses the left cube (one heavy on top), and that place is blind.
+    assert [(b.layer, b.heavy) for b in structure.boxes] == [(0, False), (1, True)]
     assert structure.blind_layers == 1
 
 
@@ -136,13 +143,7 @@ SCENE_840022 = dict(frames=2, dim=True, nudge_px=0.6020815704409608, exposure_dr
 
 
 def test_top_pair_840022_a_fresh_wrong_fail_is_uncertain_by_the_same_rule(tower_scene):
-    scene = tower_scene("top_pair", 840022, heavy=3, light=0, **SCENE_840022)
-    assert scene.standing
-    verdict = judge_scene(scene)
-    assert verdict.verdict is Verdict.UNCERTAIN
-    assert verdict.reasons == [Reason.CUBE_COUNT]
-    # The premise: still one heavy cube short, and the place beside the counted one is blind.
-    analyzer, last = analyzer_and_last(scene, likeness=True)
-    structure = analyzer._structure(last, last.view)
+    structure = _uncertain_with_a_blind_place_beside(
+        tower_scene("top_pair", 840022, heavy=3, light=0, **SCENE_840022))
+    # The premise: still one heavy cube short of the three (the place beside is blind, above).
     assert sum(b.heavy for b in structure.boxes) == 2
-    assert analyzer._blind_beside(structure.boxes, last)

@@ -2222,27 +2222,38 @@ class TowerAnalyzer:
         faces over half of it, unchanged there).  Pixel by pixel on the still frames' average, with
         the least visible face seen of that colour (the missing cube may look like it)."""
         view = obs.view
-        cube = self.settings.cube_mm
         colour = obs.colour if obs.still_colour is None else obs.still_colour
         here, before = colour[rows, cols], self._reference_view(view)[rows, cols]
         if here.size == 0:
             return False
         unchanged = np.abs(here - before).max(axis=2) <= 0.5 * CHANGE_THRESHOLD
+        for looks in self._looks_of_missing_colours(obs, boxes):
+            shares = [float(((np.abs(before - look).max(axis=2) > CHANGE_THRESHOLD) & unchanged).mean())
+                      for look in looks]
+            if not shares or min(shares) < BESIDE_SHOWS_SHARE:
+                return False
+        return True
+
+    def _looks_of_missing_colours(self, obs: Observation, boxes: list[_CubeBox]) -> list[list[np.ndarray]]:
+        """For each cube colour the count still misses (heavy first), the median colour of every face
+        counted of that colour with at least 20 of its pixels read so, on the still frames' average:
+        what a missing cube of that colour may look like in this light (empty: nothing seen tells)."""
+        view = obs.view
+        cube = self.settings.cube_mm
+        colour = obs.colour if obs.still_colour is None else obs.still_colour
         heavy_seen = sum(b.heavy for b in boxes)
+        looks = []
         for heavy, wanted, seen in ((True, self.heavy, heavy_seen), (False, self.light, len(boxes) - heavy_seen)):
             if wanted <= seen:
                 continue
             mask = obs.heavy if heavy else obs.light
-            shares = []
+            faces = []
             for b in boxes:
                 face = (_face_rows(view, b.layer, cube), slice(view.col(b.x0), view.col(b.x1)))
                 if b.heavy == heavy and np.count_nonzero(mask[face]) >= 20:
-                    look = np.median(colour[face][mask[face]], axis=0)
-                    shows = np.abs(before - look).max(axis=2) > CHANGE_THRESHOLD
-                    shares.append(float((shows & unchanged).mean()))
-            if not shares or min(shares) < BESIDE_SHOWS_SHARE:
-                return False
-        return True
+                    faces.append(np.median(colour[face][mask[face]], axis=0))
+            looks.append(faces)
+        return looks
 
     def _shows_background(self, obs: Observation, boxes: list[_CubeBox], box: _CubeBox, cols: slice, *,
                           rows: slice | None = None) -> bool:
@@ -2270,16 +2281,7 @@ class TowerAnalyzer:
         if (np.abs(here - before).max(axis=2) > 0.5 * CHANGE_THRESHOLD).mean() > SHOWS_BACKGROUND_CHANGED:
             return False
         background = np.median(before.reshape(-1, 3), axis=0)
-        heavy_seen = sum(b.heavy for b in boxes)
-        for heavy, wanted, seen in ((True, self.heavy, heavy_seen), (False, self.light, len(boxes) - heavy_seen)):
-            if wanted <= seen:
-                continue
-            mask = obs.heavy if heavy else obs.light
-            faces = []
-            for b in boxes:
-                face = (_face_rows(view, b.layer, cube), slice(view.col(b.x0), view.col(b.x1)))
-                if b.heavy == heavy and np.count_nonzero(mask[face]) >= 20:
-                    faces.append(np.median(colour[face][mask[face]], axis=0))
+        for faces in self._looks_of_missing_colours(obs, boxes):
             # Nothing seen of that colour tells what such a cube looks like here; and the least
             # visible face seen must still be clear change against this background.
             if not faces or min(float(np.abs(f - background).max()) for f in faces) <= CHANGE_THRESHOLD:
