@@ -837,6 +837,11 @@ class TowerAnalyzer:
         # Compare the markers both frames saw (something may have covered one in the reference,
         # say the fighter's cubes before they were picked up).
         common = [i for i in markers if i in self.geometry.markers]
+        if self._flat_view and common and len(self.geometry.markers) > len(markers):
+            # A dim, flat view loses a marker from frame to frame: a nudge moves the whole image,
+            # so the marker the last frame misses moved as the ones it sees did.
+            move = np.mean([markers[i] - self.geometry.markers[i] for i in common], axis=(0, 1))
+            markers = {**{i: q + move for i, q in self.geometry.markers.items()}, **markers}
         if common and all(i in markers for i in self.settings.marker_ids):
             shift = max(float(np.abs(markers[i] - self.geometry.markers[i]).max()) for i in common)
             if shift > 0.75:
