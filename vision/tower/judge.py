@@ -374,12 +374,18 @@ class TowerAnalyzer:
         self.heavy, self.light = validate_counts(heavy, light)
         self.settings = settings
         self.geometry: MatGeometry | None
+        markers = detect_mat_markers(reference, settings, retry=False)
+        # A dim, flat view (a low camera far away): the default detector misses the small markers,
+        # so the retry for flat markers looks again, here and in the last frame (``_final_observation``).
+        # Where the default detector finds both in the reference, nothing changes.
+        self._flat_view = len(markers) < len(settings.marker_ids)
+        if self._flat_view:
+            markers = detect_mat_markers(reference, settings)
         try:
             # One marker is enough for a pose (something may lie on the other); the verdict then
             # carries less confidence.
             self.geometry = mat_geometry(
-                detect_mat_markers(reference, settings), (reference.shape[1], reference.shape[0]), settings,
-                allow_one=True,
+                markers, (reference.shape[1], reference.shape[0]), settings, allow_one=True,
             )
         except MatNotVisible:
             self.geometry = None
@@ -827,10 +833,15 @@ class TowerAnalyzer:
         """Re-look at the last frame: follow a nudged camera and the tower's real base plane."""
         view = self.view
         white_idx = self._white_idx
-        markers = detect_mat_markers(obs.frame, self.settings)
+        markers = detect_mat_markers(obs.frame, self.settings, retry=self._flat_view)
         # Compare the markers both frames saw (something may have covered one in the reference,
         # say the fighter's cubes before they were picked up).
         common = [i for i in markers if i in self.geometry.markers]
+        if self._flat_view and common and len(self.geometry.markers) > len(markers):
+            # A dim, flat view loses a marker from frame to frame: a nudge moves the whole image,
+            # so the marker the last frame misses moved as the ones it sees did.
+            move = np.mean([markers[i] - self.geometry.markers[i] for i in common], axis=(0, 1))
+            markers = {**{i: q + move for i, q in self.geometry.markers.items()}, **markers}
         if common and all(i in markers for i in self.settings.marker_ids):
             shift = max(float(np.abs(markers[i] - self.geometry.markers[i]).max()) for i in common)
             if shift > 0.75:
