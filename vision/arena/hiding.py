@@ -188,18 +188,13 @@ def reaches_covered_marker(region: np.ndarray, view: BoardView, geometry: BoardG
     it). It meets the square across the line of sight wider than a base. A figure beside the
     marker, leaning away from the camera onto it in the top-down view (or hiding it in the
     image), meets it only as wide as itself; along the line of sight it may run far."""
-    for marker_id in geometry.markers:
-        if marker_id in markers_found:
-            continue
-        if _contact_across_mm(region, view, marker_keep_out(geometry, marker_id), camera) >= MIN_HAND_CONTACT_MM:
-            return marker_id
-    return None
+    return next(iter(markers_reached(region, view, geometry, markers_found, camera)), None)
 
 
 def markers_reached(region: np.ndarray, view: BoardView, geometry: BoardGeometry, markers_found: tuple[int, ...],
                     camera: CameraPosition) -> list[int]:
     """Every marker not found that a changed region meets as a hand over it would (see
-    :func:`reaches_covered_marker`, which names the first)."""
+    :func:`reaches_covered_marker`, which names the first and says why)."""
     return [marker_id for marker_id in geometry.markers if marker_id not in markers_found
             and _contact_across_mm(region, view, marker_keep_out(geometry, marker_id), camera) >= MIN_HAND_CONTACT_MM]
 

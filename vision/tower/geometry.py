@@ -19,33 +19,24 @@ from vision.tower.settings import TowerSettings
 _ARUCO_DICT = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
 
 
-def _detector() -> cv2.aruco.ArucoDetector:
+def _detector(*, pixels_per_cell: int | None = None) -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    if pixels_per_cell is not None:
+        params.perspectiveRemovePixelPerCell = pixels_per_cell
     return cv2.aruco.ArucoDetector(_ARUCO_DICT, params)
 
 
 _DETECTOR = _detector()
-
-
-def _flat_detector() -> cv2.aruco.ArucoDetector:
-    """A detector for small, very flat markers (a low camera far away, a dim room).
-
-    At 10 degrees and 29 cm a 30 mm marker is about 58 x 11 px: each of its six cells is under
-    2 px high, and its edges blur into the next cell's.  The default bit sampling reads each cell
-    as 4 x 4 px of the marker's unwarped image with a 13 % margin, which rounds down to no margin,
-    so the blurred cell borders vote with the centre and the bits come out wrong.  At 8 px per cell
-    the same margin ignores each cell's outer pixel, and only the cell's centre is read.  Nothing
-    else is loosened (the other parameters made no difference on the room where this was found,
-    and the dictionary's bit check is unchanged).
-    """
-    params = cv2.aruco.DetectorParameters()
-    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    params.perspectiveRemovePixelPerCell = 8
-    return cv2.aruco.ArucoDetector(_ARUCO_DICT, params)
-
-
-_FLAT_DETECTOR = _flat_detector()
+# A detector for small, very flat markers (a low camera far away, a dim room).  At 10 degrees and
+# 29 cm a 30 mm marker is about 58 x 11 px: each of its six cells is under 2 px high, and its edges
+# blur into the next cell's.  The default bit sampling reads each cell as 4 x 4 px of the marker's
+# unwarped image with a 13 % margin, which rounds down to no margin, so the blurred cell borders
+# vote with the centre and the bits come out wrong.  At 8 px per cell the same margin ignores each
+# cell's outer pixel, and only the cell's centre is read.  Nothing else is loosened (the other
+# parameters made no difference on the room where this was found, and the dictionary's bit check
+# is unchanged).
+_FLAT_DETECTOR = _detector(pixels_per_cell=8)
 
 
 def _markers_in(gray: np.ndarray, detector: cv2.aruco.ArucoDetector, settings: TowerSettings,
@@ -66,11 +57,10 @@ def _markers_in(gray: np.ndarray, detector: cv2.aruco.ArucoDetector, settings: T
 
 def _plausible_quad(quad: np.ndarray) -> bool:
     """A marker square seen from above the table: convex, its corners in ArUco's clockwise order, no
-    side shorter than 4 px (the retry's looser polygon must not bring back a sliver)."""
-    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
-    if sides.min() < 4.0:
-        return False
+    side shorter than 4 px (the retry on small, blurred markers must not bring back a sliver)."""
     edges = np.roll(quad, -1, axis=0) - quad
+    if np.linalg.norm(edges, axis=1).min() < 4.0:
+        return False
     cross = edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(edges, -1, axis=0)[:, 0]
     return bool(np.all(cross > 0))
 
@@ -78,15 +68,31 @@ def _plausible_quad(quad: np.ndarray) -> bool:
 def detect_mat_markers(frame: np.ndarray, settings: TowerSettings, *, retry: bool = True) -> dict[int, np.ndarray]:
     """Image corners (4 x 2, ArUco order) of the mat markers found in a BGR frame.
 
-    When the default detector finds fewer than both markers and ``retry`` is set, a detector for
-    small, flat markers (``_flat_detector``) looks again, then the same on a 2x cubic upscale of
-    the frame; a retry only adds the markers still missing (a marker found by the default detector
-    keeps its corners), and only squares of a plausible shape.
+    When the default detector finds fewer than both markers and ``retry`` is set, the markers still
+    missing are looked for again (:func:`more_mat_markers`).
     """
-    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    found = _markers_in(gray, _DETECTOR, settings)
-    if not retry or len(found) >= len(settings.marker_ids):
+    found = _markers_in(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), _DETECTOR, settings)
+    return more_mat_markers(frame, settings, found) if retry else found
+
+
+def more_mat_markers(frame: np.ndarray, settings: TowerSettings,
+                     found: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+    """``found`` (the default detector's markers in ``frame``) with the markers still missing added,
+    if a detector for small, flat markers (``_FLAT_DETECTOR``) finds them in the frame, or else on a
+    2x cubic upscale of it; only squares of a plausible shape.  A marker already found keeps its
+    corners."""
+    found = dict(found)
+    if len(found) >= len(settings.marker_ids):
         return found
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    for scale in (1, 2):
+        image = gray if scale == 1 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+        for marker_id, quad in _markers_in(image, _FLAT_DETECTOR, settings, float(scale)).items():
+            if marker_id not in found and _plausible_quad(quad):
+                found[marker_id] = quad
+        if len(found) >= len(settings.marker_ids):
+            break
+    return found
     for scale in (1, 2):
         image = gray if scale == 1 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
         for marker_id, quad in _markers_in(image, _FLAT_DETECTOR, settings, float(scale)).items():

@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 from vision.runs import longest_run
-from vision.tower.geometry import MatGeometry, MatNotVisible, detect_mat_markers, mat_geometry
+from vision.tower.geometry import MatGeometry, MatNotVisible, detect_mat_markers, mat_geometry, more_mat_markers
 from vision.tower.settings import TowerSettings
 from vision.tower.verdict import Reason, TowerVerdict, Verdict
 
@@ -380,7 +380,7 @@ class TowerAnalyzer:
         # Where the default detector finds both in the reference, nothing changes.
         self._flat_view = len(markers) < len(settings.marker_ids)
         if self._flat_view:
-            markers = detect_mat_markers(reference, settings)
+            markers = more_mat_markers(reference, settings, markers)
         try:
             # One marker is enough for a pose (something may lie on the other); the verdict then
             # carries less confidence.
@@ -968,9 +968,10 @@ class TowerAnalyzer:
         the reference's by more than a pixel's typical hue noise; of such a piece, the pixels whose
         hue is within the cube colour's ``radius`` of the faces' and nearer it than the reference's
         there are read.  (The piece is judged on all its pixels, not on those the noise pushed
-        towards the faces' hue: a choice by hue first would lean the median that way.)  (Room 810007: the upper light cubes' front faces before an olive wooden table, at
-        0.68-0.75 of its brightness in every channel, hue 0.004 off the faces read before paper and
-        0.029 off the table's -- three light cubes read as speckle, uncertain; stagger 810007's
+        towards the faces' hue: a choice by hue first would lean the median that way.)  (Room 810007:
+        the upper light cubes' front faces before an olive wooden table, at 0.68-0.75 of its
+        brightness in every channel, hue 0.004 off the faces read before paper and 0.029 off the
+        table's -- three light cubes read as speckle, uncertain; stagger 810007's
         turned faces 1.2 times as bright as those, the same hue.  The tower's shadow on the mat's
         printed spot of light wood's hue, top_pair 790104, kept the spot's hue to 0.005, 0.030 off
         the faces': no face.)  Less than a quarter of a face tells no hue for sure."""
