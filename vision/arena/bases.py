@@ -1028,9 +1028,10 @@ def _base_behind(blob: Blob, discs, camera: CameraPosition, settings: ArenaSetti
 
 
 def _bases_behind(blob: Blob, discs, camera: CameraPosition, settings: ArenaSettings):
-    """The base standing right behind the disc on its line away from the camera whose change shows
-    where the disc's figure should (it was taken by its figure, or, seen from so high that a figure
-    stays over its base, by its standing up or its far outline running on), or None. A base seen by
+    """Each base (yielded in ``discs``' order) standing right behind the disc on its
+    line away from the camera whose change shows where the disc's figure should (it was taken by its
+    figure, or, seen from so high that a figure stays over its base, by its standing up or its far
+    outline running on); none for a disc with no such evidence. A base seen by
     its faint ring is given at it; a fighter seen by its figure's foot alone, at the foot.
 
     A figure stands on its own base; change that shows there may be the base of a fighter behind
