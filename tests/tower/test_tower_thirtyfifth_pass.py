@@ -17,7 +17,7 @@ import pytest
 
 from vision.tower import Reason, Verdict
 from vision.tower.judge import UNCLEAR_VIEW, TowerAnalyzer, _CubeBox, _doubt, _fewer_touches_three, _Structure
-from tower_judging import PaintedView, analyzer_and_last, judge_scene
+from tower_judging import TOP_PAIR_790104, PaintedView, analyzer_and_last, judge_scene
 
 # Stack_pair 790019 and 790048 of the accuracy bench (`random_scene("stack_pair", seed)`), 1 heavy
 # and 3 light cubes.
@@ -27,10 +27,6 @@ SCENE_790019 = dict(frames=3, dim=False, nudge_px=3.2746194401600204, exposure_d
 SCENE_790048 = dict(frames=6, dim=False, nudge_px=1.1655021623408968, exposure_drift=0.01623194948121882,
                     off_spot_mm=2.4820621668223457, distractors=4, noise=2.2165915655293746, pile=False,
                     near=0.5757152655887493)
-# Top_pair 790104: 3 light cubes, off the spot by 10 mm, the spot printed in light wood's hue.
-SCENE_790104 = dict(frames=5, dim=False, nudge_px=2.512710883968864, exposure_drift=0.07962972422885202,
-                    off_spot_mm=10.10357350414984, distractors=3, noise=5.915261440431085, pile=False,
-                    near=0.2326591557982849)
 # Room 740019 (the thirty-third pass's): a dark wooden table of nearly light wood's hue beyond the
 # mat's far edge, behind a cube's place on the third layer (x -5..5 mm, z 30-40 mm).
 ROOM_740019 = dict(frames=2, dim=False, nudge_px=0.6570523468071441, exposure_drift=0.057423693224062246,
@@ -129,7 +125,7 @@ def test_legal_towers_in_those_rooms_are_never_failed(tower_scene, kind):
 
 
 def test_top_pair_790104_the_printed_spot_in_the_tower_s_shadow_is_no_cube(tower_scene):
-    scene = tower_scene("top_pair", 790104, heavy=0, light=3, **SCENE_790104)
+    scene = tower_scene("top_pair", 790104, heavy=0, light=3, **TOP_PAIR_790104)
     analyzer, last = analyzer_and_last(scene, likeness=True)
     view = last.view
     # The spot left of the base on the table line (x -3..1 mm, z 1-4 mm): in the reference light

@@ -16,7 +16,7 @@ import pytest
 from vision.synth.tower_scene import EXPECTED
 from vision.tower import Verdict
 from vision.tower.judge import LIGHT_CHROMA_RADIUS, TowerAnalyzer, _uniformly_darker
-from tower_judging import PaintedView, analyzer_and_last, judge_scene
+from tower_judging import TOP_PAIR_790104, PaintedView, analyzer_and_last, judge_scene
 
 # Room 810007 of the accuracy bench (`random_scene(kind, 810007)`, 2 heavy and 4 light cubes for
 # every kind but the top pair and the ring's even count): an olive wooden table beyond the mat's far
@@ -29,10 +29,6 @@ ROOM_810007 = dict(frames=4, dim=False, nudge_px=2.604680386237384, exposure_dri
 RING_800013 = dict(frames=6, dim=True, nudge_px=2.898534038330092, exposure_drift=0.1477415465002604,
                    off_spot_mm=4.250972830049435, distractors=7, noise=3.1574970696433367, pile=False,
                    near=0.03404333944955227)
-# Top_pair 790104 (the thirty-fifth pass's wrong fail on main b80dbc8): 3 light cubes.
-SCENE_790104 = dict(frames=5, dim=False, nudge_px=2.512710883968864, exposure_drift=0.07962972422885202,
-                    off_spot_mm=10.10357350414984, distractors=3, noise=5.915261440431085, pile=False,
-                    near=0.2326591557982849)
 # A light face as room 810007's base shows before the paper, in units of the mat's white (B, G, R).
 LIGHT_FACE = np.array([0.273, 0.373, 0.434])
 # Painted cubes stand right of the real tower (x 15-25 mm): two before the paper, the third's place
@@ -158,7 +154,7 @@ def test_room_810007_s_other_kinds_give_no_wrong_verdict(tower_scene, kind):
 
 def test_top_pair_790104_s_shadowed_spot_keeps_the_spot_s_hue(tower_scene):
     # The thirty-fifth pass's wrong fail stays fixed: the shadow beside the base is no face by hue.
-    scene = tower_scene("top_pair", 790104, heavy=0, light=3, **SCENE_790104)
+    scene = tower_scene("top_pair", 790104, heavy=0, light=3, **TOP_PAIR_790104)
     analyzer, last = analyzer_and_last(scene, likeness=True)
     view = last.view
     spot = _place(view, 1.0, 4.0, -3.0, 1.0)
