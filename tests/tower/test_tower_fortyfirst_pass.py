@@ -1,8 +1,8 @@
 """Forty-first pass (issue 5): a breach whose one doubt could undo it only in a reading that
 miscounts the fighter's cubes.  Two_ground 860007 (a heavy base run 1.8 widths wide on the table,
-read as two cubes, a `width` doubt), stack_pair 860015 (the pair on top the same) and stack_pair
-900043 (a cube of the top pair read in patches, `speckle`) were uncertain at 0.65 with every cube
-the fighter owns counted, of the owned colours, in one structure read whole.  The doubt's one other
+read as two cubes, a `width` doubt), stack_pair 860015 (the pair on top the same), stack_pair 900043
+and 900057 (a cube of the top pair read in patches, `speckle`) were uncertain at 0.65 with every
+cube the fighter owns counted, of the owned colours, in one structure read whole.  The doubt's one other
 reading (a cube fewer) leaves one of the fighter's cubes nowhere in the view: a count breach, unless
 a place in the view could hide a cube.  Either reading fails, so the tower fails, and the referee
 is told both reasons.  Seeded scenes are rebuilt with the accuracy bench's options for that seed."""
@@ -23,9 +23,13 @@ ROOM_860015 = dict(frames=2, dim=True, nudge_px=3.668802770133318, exposure_drif
 ROOM_900043 = dict(frames=4, dim=False, nudge_px=2.604338583126293, exposure_drift=0.05384712492715343,
                    off_spot_mm=10.409832488008245, distractors=2, noise=4.950438414448325, pile=True,
                    near=0.3816224544393465)
+ROOM_900057 = dict(frames=5, dim=True, nudge_px=1.3516555593196706, exposure_drift=0.16814094261005194,
+                   off_spot_mm=3.1214138761311507, distractors=1, noise=5.607764601851926, pile=True,
+                   near=0.4930763947792893)
 TWO_GROUND_860007 = ("two_ground", 860007, dict(ROOM_860007, heavy=4, light=3))
 STACK_PAIR_860015 = ("stack_pair", 860015, dict(ROOM_860015, heavy=4, light=0))
 STACK_PAIR_900043 = ("stack_pair", 900043, dict(ROOM_900043, heavy=4, light=3))
+STACK_PAIR_900057 = ("stack_pair", 900057, dict(ROOM_900057, heavy=1, light=3))
 
 
 def _judged_with_structure(tower_scene, kind, seed, options, monkeypatch):
@@ -46,6 +50,7 @@ def _judged_with_structure(tower_scene, kind, seed, options, monkeypatch):
     (*TWO_GROUND_860007, Reason.GROUND_CONTACTS, (0, "width")),
     (*STACK_PAIR_860015, Reason.CUBE_NEIGHBOURS, (2, "width")),
     (*STACK_PAIR_900043, Reason.CUBE_NEIGHBOURS, (5, "speckle")),
+    (*STACK_PAIR_900057, Reason.CUBE_NEIGHBOURS, (2, "speckle")),
 ])
 def test_a_breach_whose_one_doubt_would_miscount_the_cubes_fails(tower_scene, monkeypatch, kind, seed, options,
                                                                    breach, doubt):
