@@ -775,6 +775,14 @@ class TowerAnalyzer:
             # Unsure measurements weigh against a breach only if another reading of them could undo it.
             doubt = min(_doubt(r, structure, heavy_seen, light_seen, self.heavy, self.light, all_counted=all_counted)
                         for r in rule_broken)
+            if doubt and not ambiguous_count and self._count_breached_otherwise(last, structure, heavy_seen, light_seen,
+                                                                                 all_counted=all_counted):
+                # The one reading that could undo the breach leaves the fighter's cubes miscounted
+                # with nowhere in the view for a cube to hide: a breach either way, and the referee
+                # is told both (forty-first pass: two_ground 860007, stack_pair 860015, 900043).
+                doubt = 0
+                if Reason.CUBE_COUNT not in reasons:
+                    reasons.append(Reason.CUBE_COUNT)
             confidence -= 0.2 * min(doubt, 3) + 0.3 * ambiguous_count
             confidence -= 0.0 if self.geometry.both_markers else 0.1
             if structure.ground_contacts >= 3:
@@ -828,6 +836,37 @@ class TowerAnalyzer:
             if any((over[0] and dh < 0) or (over[1] and dl < 0) for dh, dl in _OTHER_READINGS[what]):
                 return False
         return self._colours_confirmed(obs, structure.boxes)
+
+    def _count_breached_otherwise(self, obs: Observation, structure: _Structure, heavy_seen: int, light_seen: int, *,
+                                  all_counted: bool) -> bool:
+        """Whether every other reading of the one doubt about a tower that breaks a rule breaks the
+        count instead (forty-first pass): the mirror of the thirty-fifth pass's
+        ``_fewer_touches_three``.
+
+        With every cube the fighter owns counted, of the owned colours, in one structure read whole
+        (no blind layer, nothing floating or apart), one unsure measurement left open and no doubt
+        about which cube rests on which: each other reading of it changes the count.  A reading with
+        a cube more needs a cube the fighter does not own (``_open_doubts``); a colour read the
+        other way leaves one colour over and one short, and a hidden cube would only add to it; a
+        reading with a cube fewer leaves one of the fighter's cubes nowhere in the view -- unless
+        a place in it could hide one (on a visible top or beside a counted cube before a background
+        of its look, ``_blind_above``; under an overhang, ``_mark_hidden_below``), asked as if one
+        cube were missing from the count.  Where none can, the doubt's one other reading is a count
+        the judge fails, so it does not weigh against the breach (two_ground 860007, a base run
+        1.8 widths wide read as two cubes on the table, "width"; stack_pair 860015, the pair on top
+        the same; stack_pair 900043, a cube of the pair read in patches, "speckle": each uncertain
+        at 0.65 with every owned cube counted)."""
+        if (not all_counted or (heavy_seen, light_seen) != (self.heavy, self.light) or structure.joined_layers
+                or _unclear_view(structure)):
+            return False
+        unsure = _open_doubts(structure, all_counted)
+        if len(unsure) != 1:
+            return False
+        if all(dh + dl >= 0 for dh, dl in _OTHER_READINGS[unsure[0][1]]):
+            return True
+        boxes = [dataclasses.replace(b) for b in structure.boxes]
+        return not (self._blind_above(boxes, obs, seen_elsewhere=structure.aside_cubes - 1)
+                    or self._mark_hidden_below(boxes, obs, short=True))
 
     def _final_observation(self, obs: Observation) -> Observation:
         """Re-look at the last frame: follow a nudged camera and the tower's real base plane."""
@@ -1888,9 +1927,11 @@ class TowerAnalyzer:
         sides = [seen[:, side] for side in (left, right)]
         return all(side.shape[1] >= 0.5 * cube * VIEW_PX_PER_MM and side.mean() >= 0.5 for side in sides)
 
-    def _mark_hidden_below(self, boxes: list[_CubeBox], obs: Observation) -> int:
+    def _mark_hidden_below(self, boxes: list[_CubeBox], obs: Observation, *, short: bool | None = None) -> int:
         """Mark the cubes whose overhang (the part over no cube seen below) hangs over a
-        background one of the missing cubes would not show against; count them."""
+        background one of the missing cubes would not show against; count them.  ``short``: whether
+        a cube is missing from the count (by default, whether fewer cubes are counted than owned)."""
+        short = self.heavy + self.light > len(boxes) if short is None else short
         view = obs.view
         cube = self.settings.cube_mm
         countable = 0.4 * cube * VIEW_PX_PER_MM
@@ -1909,7 +1950,7 @@ class TowerAnalyzer:
             # Or, with a cube missing from the count, the overhang is mostly changed in colours the
             # view cannot read (a dark cube in a dim room): that cube may hold this one up.
             unread = (obs.changed[rows] & ~obs.cubes[rows])[:, cols]
-            unread = (self.heavy + self.light > len(boxes) and unread.size and unread.mean() >= CHANGED_ABOVE
+            unread = (short and unread.size and unread.mean() >= CHANGED_ABOVE
                       and not self._unread_ends_at_rims(obs, rows, cols, below))
             if unread or self._could_hide(obs, boxes, rows, cols):
                 box.hidden_below = True
