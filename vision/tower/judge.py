@@ -2332,8 +2332,8 @@ class TowerAnalyzer:
         (``PLACE_HUE_SPREAD`` times the widest difference between two of them, at least
         ``PLACE_HUE_RADIUS_SHARE`` of the colour's chroma radius) and plainly the reference's hue
         there (nearer it by half, ``CAMOUFLAGE_NEARER``), what the place shows is the background,
-        not a cube of that wood (missing 770019: light faces 0.056-0.061 off the place's hue, the
-        faces within 0.009 of each other; the brightness test saw 0.12 at best, at the line)."""
+        not a cube of that wood (missing 790010: four light faces 0.056-0.061 off the place's hue,
+        within 0.009 of each other; the brightness test saw 0.112 at best, under its 0.12)."""
         hues = np.array([[float(v[0, 0]) for v in _chromaticity(np.asarray(f, np.float64)[None, None])]
                          for f in faces])
         spread = max((float(np.hypot(*(a - b))) for a in hues for b in hues), default=0.0)
