@@ -271,6 +271,12 @@ HIDDEN_BESIDE_SHARE = 0.2
 # A cube's place beside a counted cube where such a cube would have changed at least this share of
 # it (a quarter of a face, as a face seen tells how such faces look), unchanged, holds no cube.
 BESIDE_SHOWS_SHARE = 0.25
+# A place that kept the background holds no cube of a missing colour where each half of it shows a
+# hue off every face of that colour the tower shows by more than the wood's own spread of hue: this
+# many times the spread among those faces, and at least this share of the colour's chroma radius
+# (the radius spans boxes and room lights; cubes of one box in one light lie within half of it).
+PLACE_HUE_SPREAD = 3.0
+PLACE_HUE_RADIUS_SHARE = 0.5
 # A line between a pair too wide to touch this much brighter than both faces confirms the gap.
 GAP_BRIGHTER = 1.35
 # A column between two cubes at least this much background (the rest the faces' colours at any
@@ -2291,6 +2297,10 @@ class TowerAnalyzer:
         """For each cube colour the count still misses (heavy first), the median colour of every face
         counted of that colour with at least 20 of its pixels read so, on the still frames' average:
         what a missing cube of that colour may look like in this light (empty: nothing seen tells)."""
+        return [faces for _, faces in self._missing_colours_looks(obs, boxes)]
+
+    def _missing_colours_looks(self, obs: Observation, boxes: list[_CubeBox]) -> list[tuple[bool, list[np.ndarray]]]:
+        """``_looks_of_missing_colours`` with each colour named (True for heavy)."""
         view = obs.view
         cube = self.settings.cube_mm
         colour = obs.colour if obs.still_colour is None else obs.still_colour
@@ -2305,7 +2315,7 @@ class TowerAnalyzer:
                 face = (_face_rows(view, b.layer, cube), slice(view.col(b.x0), view.col(b.x1)))
                 if b.heavy == heavy and np.count_nonzero(mask[face]) >= 20:
                     faces.append(np.median(colour[face][mask[face]], axis=0))
-            looks.append(faces)
+            looks.append((heavy, faces))
         return looks
 
     def _shows_background(self, obs: Observation, boxes: list[_CubeBox], box: _CubeBox, cols: slice, *,
@@ -2334,10 +2344,50 @@ class TowerAnalyzer:
         if (np.abs(here - before).max(axis=2) > 0.5 * CHANGE_THRESHOLD).mean() > SHOWS_BACKGROUND_CHANGED:
             return False
         background = np.median(before.reshape(-1, 3), axis=0)
-        for faces in self._looks_of_missing_colours(obs, boxes):
+        for heavy, faces in self._missing_colours_looks(obs, boxes):
             # Nothing seen of that colour tells what such a cube looks like here; and the least
-            # visible face seen must still be clear change against this background.
-            if not faces or min(float(np.abs(f - background).max()) for f in faces) <= CHANGE_THRESHOLD:
+            # visible face seen must still be clear change against this background, or of a hue no
+            # cube of that wood shows, whatever its shade (``_hue_of_no_such_cube``).
+            if not faces:
+                return False
+            if (min(float(np.abs(f - background).max()) for f in faces) <= CHANGE_THRESHOLD
+                    and not self._hue_of_no_such_cube(here, before, faces, heavy)):
+                return False
+        return True
+
+    @staticmethod
+    def _hue_of_no_such_cube(here: np.ndarray, before: np.ndarray, faces: list[np.ndarray], heavy: bool) -> bool:
+        """Whether a place that kept the background (``here`` now, ``before`` in the reference, on
+        the still frames' average) shows a hue no cube of the wood of ``faces`` (the faces of that
+        colour the tower shows) could show, at any shade.
+
+        How bright a cube on top would look is not known closely enough: the wood varies in shade
+        from cube to cube ("real boxes vary"), and a face's brightness is its wood's times the light
+        falling on it.  But light and shade scale a face's channels together: they change its
+        brightness, not its hue (the thirty-sixth pass's principle), and the room's one light falls
+        on a cube on top as on the faces under it.  So a cube standing in the place shows the hue of
+        its wood, and the tower's faces of that colour show how far that hue varies from cube to
+        cube here.  Where each half of the place (a cube resting on the top covers at least one
+        half of it, its middle being over the cube below; one beside a cube touches it) shows, on
+        the median of its pixels, a hue off every such face's by more than that spread
+        (``PLACE_HUE_SPREAD`` times the widest difference between two of them, at least
+        ``PLACE_HUE_RADIUS_SHARE`` of the colour's chroma radius) and plainly the reference's hue
+        there (nearer it by half, ``CAMOUFLAGE_NEARER``), what the place shows is the background,
+        not a cube of that wood (missing 790010: four light faces 0.056-0.061 off the place's hue,
+        within 0.009 of each other; the brightness test saw 0.112 at best, under its 0.12)."""
+        hues = np.array([[float(v[0, 0]) for v in _chromaticity(np.asarray(f, np.float64)[None, None])]
+                         for f in faces])
+        spread = max((float(np.hypot(*(a - b))) for a in hues for b in hues), default=0.0)
+        radius = HEAVY_CHROMA_RADIUS if heavy else LIGHT_CHROMA_RADIUS
+        margin = max(PLACE_HUE_SPREAD * spread, PLACE_HUE_RADIUS_SHARE * radius)
+        width = here.shape[1]
+        if width < 2:
+            return False
+        for cols in (slice(0, (width + 1) // 2), slice(width // 2, width)):
+            now = np.array([float(np.median(c)) for c in _chromaticity(here[:, cols])])
+            then = np.array([float(np.median(c)) for c in _chromaticity(before[:, cols])])
+            off_faces = float(np.hypot(*(hues - now).T).min())
+            if off_faces <= margin or float(np.hypot(*(now - then))) >= CAMOUFLAGE_NEARER * off_faces:
                 return False
         return True
 
