@@ -123,3 +123,25 @@ def test_a_resting_pair_that_looks_like_group_b_is_never_a_fighter(label, count)
     reading = read_arena(live, reference, geometry, annotate=False, fighters=0 if count else None)
     assert not reading.fighters or not reading.ok, reading.fighters
     assert not reading.ok or reading.occupied == truth
+
+
+def test_a_resting_pair_whose_ring_alone_fits_wide_is_not_refitted(monkeypatch):
+    # ``resting`` 61 degrees up, a 20 mm token 5 mm off a faint 22 mm one: its ring alone fits 25.6 mm
+    # (a short front arc), but that disc is pinched 2.6 mm across: no base is.
+    taken = []
+    real = bases._faint_ring_base
+
+    def spy(*args, **kwargs):
+        found = real(*args, **kwargs)
+        taken.append(found)
+        return found
+
+    monkeypatch.setattr(bases, "_faint_ring_base", spy)
+    job = next(j for j in STACKED.jobs("resting") if j[1] == (61, 0, 5.0, 45))
+    _, _, pose, minis, tokens, truth = job
+    geometry = load_geometry(STACKED.LAYOUT)
+    reading = read_arena(render_scene(STACKED._scene(pose, minis, tokens), geometry),
+                         render_scene(STACKED._scene(pose, seed=99), geometry), geometry, annotate=False)
+    assert taken and not any(taken)
+    assert not reading.ok or reading.occupied == truth
+

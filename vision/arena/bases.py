@@ -2639,6 +2639,11 @@ def _faint_ring_base(difference, mask, view: BoardView, seed: tuple[int, int], c
         return None
     if _figure_evidence(mask, view, camera, x, y, r, search) is not Evidence.UNKNOWN:
         return None  # seen from lower: the figure's outline may hold one-step rays of its own
+    if _pinched_by(difference, mask, view, x, y, r, search) >= PINCHED_MM:
+        # Round both ways, as a base is, whatever stands up behind it: a ring fitted from a short front
+        # arc may come out wider than the faint disc it rims (the ``resting`` set, 61 degrees up: a 22
+        # mm faint token with a 20 mm one 5 mm off, ring alone 25.6 mm, pinched 2.6 mm).
+        return None
     return ring
 
 
