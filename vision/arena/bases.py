@@ -2619,7 +2619,8 @@ def _faint_ring_base(difference, mask, view: BoardView, seed: tuple[int, int], c
     figure's foot, seen from so high that the figure stays over its base, where a crisp ringed disc
     fitted between the sizes (from ``seed``) is one: its faint ring, fitted alone, is a crisp disc
     base-sized (as the size cut reads a fit: at least ``_size_cut`` + ``SIZE_MARGIN_MM``, at most a
-    clear base's), and a figure standing on it would stay over it (figure ``UNKNOWN``). Else None.
+    clear base's), round both ways (not ``_pinched_by`` ``PINCHED_MM``), and a figure standing on it
+    would stay over it (figure ``UNKNOWN``). Else None.
 
     Why: a fainter ring round something stronger is the rim of one faint disc, and its own rim
     points fit that disc's size. The whole fit mixes in the rays that are one step from the board,
@@ -2627,8 +2628,9 @@ def _faint_ring_base(difference, mask, view: BoardView, seed: tuple[int, int], c
     rays to the figure's top (670187: 24.7 mm fitted, its ring alone 26.7 mm, a 25.6 mm base); a
     faint token with a vivid one resting on it off its centre (the ``resting``/``resting-wide`` built
     sets, whose pairs fit 23.2-24.7 mm, ringed 0.48-0.9) has the upper token's own rim at its sides
-    and back pulling the fit wider, while its ring alone is the lower token's rim: 22.2-24.0 mm,
-    under the cut, as no token is over 22 mm. The disc so fitted is then judged as any base-sized
+    and back pulling the fit wider, while its ring alone is the lower token's rim: 21.3-24.0 mm on
+    the 25 such pairs measured at 61-80 degrees (22.3-23.8 where they stand up), under the cut, as no
+    token is over 22 mm. The disc so fitted is then judged as any base-sized
     one (``classify``: ringed, with its figure's top standing up out of it, or size alone)."""
     ring = _faint_ring_fit(difference, mask, view, seed, camera, radius_mm)
     if ring is None:
