@@ -428,7 +428,15 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         x, y, r, error, tiered, peak, (u, v) = fits[i]
         if any(math.hypot(x - b.x_mm, y - b.y_mm) < 0.5 * radius for b in blobs):
             continue  # the same disc, fitted less convincingly
-        figure = _figure_evidence(mask, view, camera, x, y, r, search)
+        figure = None
+        if (tiered >= MAX_TOKEN_TIERED and error <= CRISP_RIM_MM
+                and _size_cut(settings) - SIZE_MARGIN_MM < 2 * r < _size_cut(settings) + SIZE_MARGIN_MM):
+            # A ringed disc of neither size: fitted by its faint ring alone, a base's? (see _faint_ring_base)
+            ring = _faint_ring_base(difference, mask, view, (u, v), camera, radius, settings, search)
+            if ring is not None:
+                x, y, r, error = ring
+                figure = Evidence.UNKNOWN
+        figure = _figure_evidence(mask, view, camera, x, y, r, search) if figure is None else figure
         coverage = _disc_coverage(mask, view, x, y, r - 1.5, search)
         ahead_points, looked = _change_ahead(change.score, view, camera, x, y, r)
         ahead = len(ahead_points) / looked if looked else 0.0
@@ -2582,10 +2590,12 @@ def _fits_to(rims, view: BoardView) -> list:
     return fits
 
 
-def _rim_points(difference, mask, view: BoardView, seeds, camera: CameraPosition, radius_mm: float):
+def _rim_points(difference, mask, view: BoardView, seeds, camera: CameraPosition, radius_mm: float,
+                per_ray: bool = False):
     """The rim points :func:`_fit_near_rims` fits, per seed one row, rays in order of angle:
     (xs, ys) in view mm (u right, v down), which rays found the outline (none, where fewer than
-    six did), and per seed the share of its rim that is a fainter ring round something stronger."""
+    six did), and per seed the share of its rim that is a fainter ring round something stronger
+    (``per_ray``: per ray, whether its outline is such a ring)."""
     ppm = view.px_per_mm
     us = np.array([u for u, _ in seeds], np.float64)
     vs = np.array([v for _, v in seeds], np.float64)
@@ -2608,8 +2618,64 @@ def _rim_points(difference, mask, view: BoardView, seeds, camera: CameraPosition
     xs = us[:, None] / ppm + du * distances
     ys = vs[:, None] / ppm + dv * distances
     counts = good.sum(axis=1)
-    tiered = (all_tiered.reshape(len(seeds), rays) & good).sum(axis=1) / np.maximum(counts, 1)  # share of the rim
+    ray_tiered = all_tiered.reshape(len(seeds), rays) & good
+    if per_ray:
+        return xs, ys, good & (counts >= 6)[:, None], ray_tiered
+    tiered = ray_tiered.sum(axis=1) / np.maximum(counts, 1)  # share of the rim
     return xs, ys, good & (counts >= 6)[:, None], tiered
+
+
+def _faint_ring_base(difference, mask, view: BoardView, seed: tuple[int, int], camera: CameraPosition,
+                     radius_mm: float, settings: ArenaSettings, search) -> tuple | None:
+    """The disc (x_mm, y_mm, radius_mm, rms_error_mm) of a base close to the board's colour round its
+    figure's foot, seen from so high that the figure stays over its base, where a crisp ringed disc
+    fitted between the sizes (from ``seed``) is one: its faint ring, fitted alone, is a crisp disc
+    base-sized (as the size cut reads a fit: at least ``_size_cut`` + ``SIZE_MARGIN_MM``, at most a
+    clear base's), round both ways (not ``_pinched_by`` ``PINCHED_MM``), and a figure standing on it
+    would stay over it (figure ``UNKNOWN``). Else None.
+
+    Why: a fainter ring round something stronger is the rim of one faint disc, and its own rim
+    points fit that disc's size. The whole fit mixes in the rays that are one step from the board,
+    which are something else's outline: a base's ring round its figure's foot may lose its far-side
+    rays to the figure's top (670187: 24.7 mm fitted, its ring alone 26.7 mm, a 25.6 mm base); a
+    faint token with a vivid one resting on it off its centre (the ``resting``/``resting-wide`` built
+    sets, whose pairs fit 23.2-24.7 mm, ringed 0.48-0.9) has the upper token's own rim at its sides
+    and back pulling the fit wider, while its ring alone is the lower token's rim: 21.3-24.0 mm on
+    the 25 such pairs measured at 61-80 degrees (22.3-23.8 where they stand up), under the cut, as no
+    token is over 22 mm. The disc so fitted is then judged as any base-sized
+    one (``classify``: ringed, with its figure's top standing up out of it, or size alone)."""
+    ring = _faint_ring_fit(difference, mask, view, seed, camera, radius_mm)
+    if ring is None:
+        return None
+    x, y, r, error = ring
+    if not (error <= CRISP_RIM_MM and _size_cut(settings) + SIZE_MARGIN_MM <= 2 * r
+            <= settings.base_mm + CLEAR_BASE_SLACK_MM):
+        return None
+    if _figure_evidence(mask, view, camera, x, y, r, search) is not Evidence.UNKNOWN:
+        return None  # seen from lower: the figure's outline may hold one-step rays of its own
+    if _pinched_by(difference, mask, view, x, y, r, search) >= PINCHED_MM:
+        # Round both ways, as a base is, whatever stands up behind it: a ring fitted from a short front
+        # arc may come out wider than the faint disc it rims (the ``resting`` set, 61 degrees up: a 22
+        # mm faint token with a 20 mm one 5 mm off, ring alone 25.6 mm, pinched 2.6 mm).
+        return None
+    return ring
+
+
+def _faint_ring_fit(difference, mask, view: BoardView, seed: tuple[int, int], camera: CameraPosition,
+                    radius_mm: float):
+    """The disc (x_mm, y_mm, radius_mm, rms_error_mm) fitted from ``seed`` to the rim points of the
+    rays whose outline is a fainter ring round something stronger, those alone; None where fewer
+    than six rays are (see :func:`_faint_ring_base`)."""
+    xs, ys, good, ray_tiered = _rim_points(difference, mask, view, [seed], camera, radius_mm, per_ray=True)
+    valid = good & ray_tiered
+    if valid.sum() < 6:
+        return None
+    fitted = _robust_circles(xs, ys, valid)[0]
+    if fitted is None:
+        return None
+    cu, cv, r, error = fitted
+    x, y = view.to_mm(cu * view.px_per_mm, cv * view.px_per_mm)
+    return x, y, r, error
 
 
 def _split_touching_pairs(fits: list, wide_rims: dict, view: BoardView) -> int:
