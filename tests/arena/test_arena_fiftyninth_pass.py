@@ -12,7 +12,8 @@ change in front of it all on the front disc or where its figure shows, the two a
 A pair of tokens fitted base-sized with a fighter a few mm behind it (``bench/arena_stacked_tokens.py --set
 gap-behind``) fits within fitting error of that fighter's base (-1.8 to 1.0 mm apart, 61 degrees up, though
 3 mm apart on the table): a rim fitted against a touching disc may have taken in part of it, so its size is no
-evidence there; without the "apart" condition the rule read eight of those scenes S6 with ok: true.
+evidence there; without the "apart" condition the rule read seven such scenes S6 with ok: true (six of the 70
+``gap-behind`` scenes it was tried on, 61 degrees up, and one of ``resting-behind``).
 """
 
 from __future__ import annotations
@@ -153,3 +154,19 @@ def test_a_pair_fitted_against_a_fighter_just_behind_is_never_read_as_one(which,
     for fighters in (None, len(minis)):
         reading = read_arena(live, reference, geometry, annotate=False, fighters=fighters)
         assert not reading.ok or reading.occupied == truth, (fighters, reading.occupied, reading.error)
+
+
+#: `main`'s own wrong reading in ``gap-behind``, left as it was by this pass (the rule is not asked: the pair
+#: does not stand up): two vivid 22 mm tokens 5 mm apart across the line to the camera, a fighter 4.5 mm
+#: behind them off the row, 67 degrees up. Alone the pair is pinched 1.9 mm (a doubt); with the fighter's
+#: change joined to its far side the pinched check, which takes the longer of the two rays each way, sees
+#: 0.25 mm, and the pair is a base by its size alone: S6, ok: true. (22 such scenes without the count.)
+@pytest.mark.xfail(strict=True, reason="main's wrong ok: true, not fixed by this pass (docs: fifty-ninth pass)")
+def test_a_pair_with_a_fighter_a_few_mm_behind_is_never_read_as_one():
+    bench = bench_module("arena_stacked_tokens")
+    (job,) = [j for j in bench.jobs("gap-behind") if j[1] == (67, -20, 5.0, 0, 4.5, False)]
+    _, _, pose, minis, tokens, truth = job
+    geometry = load_geometry(bench.LAYOUT)
+    reading = read_arena(render_scene(bench._scene(pose, minis, tokens), geometry),
+                         render_scene(bench._scene(pose, seed=99), geometry), geometry, annotate=False)
+    assert not reading.ok or reading.occupied == truth, (reading.occupied, reading.error)
