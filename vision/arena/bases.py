@@ -1023,8 +1023,15 @@ def _one_behind_the_other(front: Blob, discs, camera: CameraPosition, settings: 
     the other off centre are a base's size along their offset only). And the one behind is a clear solid
     base standing up (or its far outline running on) by itself, left unsure only by change in front of it
     that lies on ``front`` or where ``front``'s figure shows: the two then explain each other, each
-    fighter's figure over its own base. (Fresh 670076 and 670108, 67 and 78 degrees up: two fighters one
-    right behind the other, 6.4 and 2.8 mm apart, both crisp solid discs, each a doubt.)
+    fighter's figure over its own base.
+
+    Only where the two fits are apart by more than fitting error (``BASE_OVERLAP_MM``): a rim fitted against
+    a touching disc may have taken in part of it, so its size and roundness are no evidence there. A vivid
+    token resting 5 or 11 mm off another, 3 mm in front of a fighter and seen from 61 degrees, fits a crisp
+    solid one-step 24.9-27.7 mm disc, not pinched (its narrow direction runs along the line to the fighter,
+    whose change hides it), standing up, within 1.8 mm of the fighter's base (``bench/arena_stacked_tokens.py
+    --set gap-behind``: without this, seven such scenes read S6 with ok: true). (Spec 670076, 67 degrees up:
+    a fighter off the row in front of S4's, the fits 6.4 mm apart, was a doubt; 670108, 2.8 mm apart, stays one.)
     """
     if (front.figure is not Evidence.UNKNOWN or not front.stands_up or front.pinched_alone_mm is None
             or front.pinched_alone_mm >= PINCHED_MM or _base_carrying_change_on(front, settings) is not front
