@@ -1,6 +1,6 @@
 """Arena reader on purpose-built scenes of tokens lying one on another: never a fighter with ok:true.
 
-Run: python bench/arena_stacked_tokens.py [--set stacked|front|resting|resting-wide|resting-behind|fighters|all]
+Run: python bench/arena_stacked_tokens.py [--set stacked|front|resting|resting-wide|resting-behind|gap-behind|fighters|all]
 [--with-count] [--jobs J] [-v]
 Read without the fighter count (the offline reader's case), or with ``--with-count`` told how many
 fighters the scene holds (the live service's case in a match): every fighter built into it,
@@ -24,6 +24,11 @@ Each scene is counted as ``ok`` right, ``ok`` WRONG (must be 0) or a doubt:
   right behind it, its base 0.5 mm from the pair (480): the pair's disc stands up by that
   fighter's figure, and its lower token's faint ring is round it, as a base's faint ring is round a
   figure's foot (the thirtieth pass's premise: no fighter on S6 may be read).
+- ``gap-behind``: as ``resting-behind``, the fighter's base (27 mm, vivid) 3, 4.5 or 6 mm behind the pair,
+  the lower token faint or vivid (30, 150, 220), from 61 to 80 degrees up, 20 degrees to either side, the
+  upper token 5 or 11 mm off towards 0-180 degrees (480): seen from so high that a figure stays over its
+  base, a pair fitted base-sized with a fighter a few mm behind it looks like two fighters one right behind
+  the other (the fifty-ninth pass).
 - ``fighters``: a real fighter (base 26.5 mm, vivid or the spaces' colour) on each place and
   pose of ``stacked``: how many are still read (right), as a cost check.
 """
@@ -52,6 +57,8 @@ PLACES = {-80: ("S3",), -40: ("S4",), 40: ("S6",), 80: ("S7",)}
 DIRECTIONS = tuple(range(0, 360, 45))
 #: Close to the spaces' colour (SPACE), a shade lighter.
 FAINT_TOKEN = (128, 150, 168)
+#: The ``gap-behind`` set's other lower token: as vivid as the upper one.
+VIVID_TOKEN = (30, 150, 220)
 
 
 def _scene(pose: CameraPose, minis=(), tokens=(), seed: int = 1) -> Scene:
@@ -100,6 +107,16 @@ def jobs(which: str) -> list[tuple]:
                                figure_height_mm=35.0)
             out.append(("resting-behind", (el, az, offset, angle, base == SPACE),
                         CameraPose(distance_mm=450, elevation_deg=el, azimuth_deg=az), (behind,), pair, ()))
+    if which in ("gap-behind", "all"):
+        for el, az, offset, angle, gap, lower in itertools.product((61, 67, 74, 80), (-20, 20), (5.0, 11.0),
+                                                                   (0, 45, 90, 135, 180), (3.0, 4.5, 6.0), (FAINT_TOKEN, VIVID_TOKEN)):
+            dx, dy = offset * math.cos(math.radians(angle)), offset * math.sin(math.radians(angle))
+            pair = (Token(40.0, 8.0, 22.0, 3.0, lower), Token(40.0 + dx, 8.0 + dy, 22.0, 3.0, (200, 40, 180), z_mm=3.0))
+            # Its base ``gap`` mm behind whichever token reaches further back.
+            behind = Miniature(40.0, 8.0 + max(0.0, dy) + 11.0 + 13.5 + gap, base_mm=27.0, base_bgr=(66, 158, 226),
+                               figure_bgr=(90, 160, 90), figure_height_mm=35.0)
+            out.append(("gap-behind", (el, az, offset, angle, gap, lower == FAINT_TOKEN),
+                        CameraPose(distance_mm=450, elevation_deg=el, azimuth_deg=az), (behind,), pair, ()))
     if which in ("fighters", "all"):
         for el, az, x, base in itertools.product(ELEVATIONS, AZIMUTHS, PLACES, ((40, 40, 160), SPACE)):
             fighter = Miniature(x, 2.0, base_mm=26.5, base_bgr=base, figure_bgr=(90, 160, 90), figure_height_mm=35.0)
@@ -121,7 +138,7 @@ def run_one(job, with_count: bool = False):
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", default="all", choices=("stacked", "front", "resting", "resting-wide", "resting-behind", "fighters", "all"))
+    parser.add_argument("--set", default="all", choices=("stacked", "front", "resting", "resting-wide", "resting-behind", "gap-behind", "fighters", "all"))
     parser.add_argument("--with-count", action="store_true",
                         help="tell the reader how many fighters the scene holds, those off every space included")
     parser.add_argument("--jobs", type=int, default=2)

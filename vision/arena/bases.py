@@ -284,6 +284,10 @@ class Blob:
     #: a figure's base would stand, more than the same band shows anywhere on bare board in the view (see
     #: ``_tinted_in_front``): never a token. Measured only on such discs.
     tinted_in_front: bool = False
+    #: ``pinched_mm`` measured on a crisp base-sized disc seen from high above that stands up with a base
+    #: right behind it (see ``_bases_behind``), where its standing up may be that base's and its size alone
+    #: then decides (see ``_one_behind_the_other``); None elsewhere (not measured).
+    pinched_alone_mm: float | None = None
     #: Board mm of the changed points in the band in front of the rim, and how many were looked at.
     ahead_points: tuple = field(default=(), compare=False, repr=False)
     ahead_looked: int = field(default=0, compare=False, repr=False)
@@ -498,6 +502,14 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                 blob = replace(blob, tinted_in_front=tint_check.in_front(
                     view, camera, x, y, r, int(regions[v, u]), regions, _other_discs(fits, x, y, r)))
         blobs.append(blob)
+    discs = [b for b in blobs if is_disc(b, settings)]
+    for i, blob in enumerate(blobs):
+        # Only where a base right behind may be what it stands up by (see _one_behind_the_other).
+        if (blob.figure is Evidence.UNKNOWN and blob.stands_up and blob.fit_error_mm <= CRISP_RIM_MM
+                and blob.diameter_mm >= _size_cut(settings) + SIZE_MARGIN_MM and is_disc(blob, settings)
+                and next(_bases_behind(blob, discs, camera, settings), None) is not None):
+            blobs[i] = replace(blob, pinched_alone_mm=_pinched_by(difference, mask, view, blob.x_mm, blob.y_mm,
+                                                                  blob.radius_mm, search))
     return blobs
 
 
@@ -806,10 +818,15 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     discs = [b for b in blobs if is_disc(b, settings)]
     kinds = {id(b): classify(b, settings) for b in discs}
     overlapping_solid: list[tuple[Blob, Blob]] = []  # (a disc taken as a fighter, a solid base overlapping it)
+    one_behind: list[tuple[Blob, Blob]] = []  # (a fighter, the fighter right behind it: the fifty-ninth pass)
     for blob in discs:
         if kinds[id(blob)] is Kind.FIGHTER and _figure_is_a_base_behind(blob, discs, camera, settings,
                                                                         seen=(mask, view, search)):
-            kinds[id(blob)] = Kind.UNSURE
+            behind = _one_behind_the_other(blob, discs, camera, settings, (mask, view, search))
+            if behind is None:
+                kinds[id(blob)] = Kind.UNSURE
+            else:
+                one_behind.append((blob, behind))
         if kinds[id(blob)] is Kind.FIGHTER:
             behind = _overlapping_base_behind(blob, discs, camera, settings)
             if behind is not None:
@@ -821,6 +838,9 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
         if kinds[id(blob)] is Kind.TOKEN and (_more_of_it_in_front(blob, discs, camera)
                                                or _more_of_it_behind(blob, discs, camera)):
             kinds[id(blob)] = Kind.UNSURE
+    for front, behind in one_behind:
+        if kinds[id(front)] is Kind.FIGHTER and kinds[id(behind)] is Kind.UNSURE:
+            kinds[id(behind)] = Kind.FIGHTER  # its change in front is the fighter in front's figure
     front_tokens = _bases_behind_tokens(discs, kinds, camera, settings, taken_by_count, seen=(mask, view, search))
     order = sorted(discs, key=lambda b: (b.fit_error_mm > CRISP_RIM_MM, _distance_to_camera(b.peak_mm, camera)))
     bases: list[Blob] = []
@@ -1007,6 +1027,50 @@ def _figure_is_a_base_behind(blob: Blob, discs, camera: CameraPosition, settings
         if seen is None or blob.figure is not Evidence.UNKNOWN or _carries_on_to(blob, behind, camera, *seen):
             return True
     return False
+
+
+def _one_behind_the_other(front: Blob, discs, camera: CameraPosition, settings: ArenaSettings, seen: tuple) -> Blob | None:
+    """The fighter standing right behind ``front`` where both are fighters, or None: ``front`` a base by its
+    size alone, the one behind a base but for the change in front of it, which ``front``'s figure makes.
+
+    Seen from so high that a figure stays over its base (figure ``UNKNOWN``), ``front`` stands up by change
+    running on past its far rim; a base right behind it, the change joined to it (``_figure_is_a_base_behind``
+    given ``seen``), may be what carries that on (a token pair in front of a fighter), so its standing up
+    shows nothing of its own and its size alone must decide: *with* the checks a disc not standing up gets.
+    Taken here where that size alone says a base: a crisp rim, its disc changed all over, one step from
+    the board to its rim (no fainter ring: ``_base_carrying_change_on``), and round both ways
+    (``pinched_alone_mm``: no direction across it narrower than its rim, where two tokens lying one over
+    the other off centre are a base's size along their offset only). And the one behind is a clear solid
+    base standing up (or its far outline running on) by itself, left unsure only by change in front of it
+    that lies on ``front`` or where ``front``'s figure shows: the two then explain each other, each
+    fighter's figure over its own base.
+
+    Only where the two fits are apart by more than fitting error (``BASE_OVERLAP_MM``): a rim fitted against
+    a touching disc may have taken in part of it, so its size and roundness are no evidence there. A vivid
+    token resting 5 or 11 mm off another, 3 mm in front of a fighter and seen from 61 degrees, fits a crisp
+    solid one-step 24.9-27.7 mm disc, not pinched (its narrow direction runs along the line to the fighter,
+    whose change hides it), standing up, within 1.8 mm of the fighter's base (``bench/arena_stacked_tokens.py
+    --set gap-behind``: without this, seven such scenes read S6 with ok: true). (Spec 670076, 67 degrees up:
+    a fighter off the row in front of S4's, the fits 6.4 mm apart, was a doubt; 670108, 2.8 mm apart, stays one.)
+    """
+    if (front.figure is not Evidence.UNKNOWN or not front.stands_up or front.pinched_alone_mm is None
+            or front.pinched_alone_mm >= PINCHED_MM or _base_carrying_change_on(front, settings) is not front
+            or front.coverage < SIZE_ALONE_COVERAGE or front.fit_error_mm > CRISP_RIM_MM):
+        return None
+    carried = [b for b in _bases_behind(front, discs, camera, settings) if _carries_on_to(front, b, camera, *seen)]
+    if len(carried) != 1 or not any(carried[0] is d for d in discs):
+        return None  # (a foot or a faint ring placed as a base: not a disc of its own here)
+    behind = carried[0]
+    if math.hypot(behind.x_mm - front.x_mm, behind.y_mm - front.y_mm) < front.radius_mm + behind.radius_mm + BASE_OVERLAP_MM:
+        return None  # not apart by more than fitting error: the rim in front may have taken in part of it
+    if (behind.figure is not Evidence.UNKNOWN or not (behind.stands_up or behind.runs_on_behind)
+            or _base_carrying_change_on(behind, settings) is not behind
+            or not _a_fighter_but_for_change_in_front(behind, settings)):
+        return None
+    lx, ly = camera.lean(front.x_mm, front.y_mm, MAX_FIGURE_MM)
+    left = [p for p in behind.ahead_points
+            if _distance_to_segment(p[0] - front.x_mm, p[1] - front.y_mm, lx, ly) >= front.radius_mm + 2.5]
+    return behind if len(left) <= MAX_CHANGE_AHEAD * behind.ahead_looked else None
 
 
 def _carries_on_to(blob: Blob, behind: Blob, camera: CameraPosition, mask, view: BoardView, search) -> bool:
