@@ -75,12 +75,17 @@ def test_scenes_stopped_only_by_the_hiding_doubt_read_right_with_the_count(geome
     assert_read_right_with_the_count(seed, geometry)
 
 
-def test_a_fighter_truly_hidden_behind_another_stays_a_doubt(geometry):
-    # 670076: a fighter on S4 behind one off the row in front of it (the truth holds S4).
+def test_a_fighter_truly_hidden_behind_another_is_never_read_away(geometry):
+    # 670076: a fighter on S4 behind one off the row in front of it (the truth holds S4). This pass
+    # made it a doubt naming S4; the fifty-ninth pass sees the fighter behind and reads S4. Either
+    # is right; reading S4 away is not.
     live, reference, truth, _ = spec_scene(670076, geometry)
     assert truth == ("S4",)
     reading = read_arena(live, reference, geometry, annotate=False)
-    assert not reading.ok and "may hide a fighter on S4" in reading.error, reading.error
+    if reading.ok:
+        assert reading.occupied == truth
+    else:
+        assert "may hide a fighter on S4" in reading.error, reading.error
 
 
 def test_a_fighter_on_a_base_close_to_the_board_behind_another_stays_a_doubt(geometry):
