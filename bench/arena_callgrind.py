@@ -50,26 +50,60 @@ PHASES = ("bare", "bare, following", "nudged, 1st", "following", "unmoved cam")
 AGAINST = {"nudged, 1st": "bare", "following": "bare, following", "unmoved cam": "bare"}
 
 
-def _inner(npz: pathlib.Path, loops: int) -> None:
-    import cv2
+def write_scenes(npz: pathlib.Path, count: int, size: tuple[int, int]) -> None:
+    """Renders ``count`` scenes as ``bench/arena_bench.py`` does (its generator and seed) into ``npz``: per
+    scene the live image, the raw reference, the following image (another noise draw of the live view) and
+    the reference rendered from the live pose (an unmoved camera)."""
+    sys.path.insert(0, str(HERE.parents[1]))
+    import dataclasses
+
     import numpy as np
 
-    from vision.arena import load_geometry, prepare_reference, read_arena
-    from vision.arena.registration import aruco_detector
+    from vision.arena import load_geometry
+    from vision.synth.arena_scene import random_match_scene, render_scene
 
-    cv2.setNumThreads(1)
+    geometry = load_geometry(HERE.parents[1] / LAYOUT)
+    rng = np.random.default_rng(7)  # as bench/arena_bench.py
+    arrays = {}
+    for i in range(count):
+        reference_scene, live_scene, _ = random_match_scene(rng, geometry, image_size=size)
+        arrays[f"live{i}"] = render_scene(live_scene, geometry)
+        arrays[f"reference{i}"] = render_scene(reference_scene, geometry)
+        arrays[f"following{i}"] = render_scene(dataclasses.replace(live_scene, seed=live_scene.seed + 1), geometry)
+        arrays[f"unmoved{i}"] = render_scene(dataclasses.replace(reference_scene, pose=live_scene.pose), geometry)
+    np.savez(npz, count=count, **arrays)
+
+
+def prepared_scenes(npz: pathlib.Path, geometry) -> list[tuple]:
+    """The scenes of ``write_scenes`` ready for the three live reads, inside the counted Python: per scene
+    (live, following, raw reference prepared, the reference following the first read, the unmoved one)."""
+    import numpy as np
+
+    from vision.arena import prepare_reference, read_arena
+
     data = np.load(npz)
-    geometry = load_geometry(pathlib.Path.cwd() / LAYOUT)
-    detector = aruco_detector()
     scenes = []
     for i in range(int(data["count"])):
         live, following = data[f"live{i}"], data[f"following{i}"]
         prepared = prepare_reference(data[f"reference{i}"], geometry)
         first = read_arena(live, prepared, geometry, annotate=False)
         followed = prepared.following(live, first.registration) if first.registration is not None else prepared
-        unmoved = prepare_reference(data[f"unmoved{i}"], geometry)
-        scenes.append((live, following, cv2.cvtColor(live, cv2.COLOR_BGR2GRAY),
-                       cv2.cvtColor(following, cv2.COLOR_BGR2GRAY), prepared, followed, unmoved))
+        scenes.append((live, following, prepared, followed, prepare_reference(data[f"unmoved{i}"], geometry)))
+    return scenes
+
+
+def _inner(npz: pathlib.Path, loops: int) -> None:
+    import cv2
+
+    from vision.arena import load_geometry, read_arena
+    from vision.arena.registration import aruco_detector
+
+    cv2.setNumThreads(1)
+    geometry = load_geometry(pathlib.Path.cwd() / LAYOUT)
+    detector = aruco_detector()
+    scenes = [(live, following, cv2.cvtColor(live, cv2.COLOR_BGR2GRAY), cv2.cvtColor(following, cv2.COLOR_BGR2GRAY),
+               prepared, followed, unmoved)
+              for live, following, prepared, followed, unmoved in prepared_scenes(npz, geometry)]
     calls = (
         lambda s: detector.detectMarkers(s[2]),
         lambda s: detector.detectMarkers(s[3]),
@@ -88,15 +122,15 @@ def _inner(npz: pathlib.Path, loops: int) -> None:
         os.getppid()  # end of this phase
 
 
-def _counts(path: pathlib.Path) -> dict[str, int]:
+def dump_counts(path: pathlib.Path) -> dict[str, int]:
     """The dump's totals by event name (Ir, and with the cache simulation D1mr, DLmr, ...)."""
     text = path.read_text()
     events = re.search(r"^events: (.+)$", text, re.M).group(1).split()
-    totals = [int(v) for v in re.search(r"^totals: (.+)$", text, re.M).group(1).split()]
-    return dict(zip(events, totals))
+    totals = re.search(r"^totals: (.+)$", text, re.M) or re.search(r"^summary: (.+)$", text, re.M)
+    return dict(zip(events, (int(v) for v in totals.group(1).split())))
 
 
-def _cycles(counts: dict[str, int]) -> float:
+def cycle_estimate(counts: dict[str, int]) -> float:
     """Callgrind's own cycle estimate: Ir + 10 (L1 misses) + 100 (last-level misses)."""
     l1 = counts.get("I1mr", 0) + counts.get("D1mr", 0) + counts.get("D1mw", 0)
     ll = counts.get("ILmr", 0) + counts.get("DLmr", 0) + counts.get("DLmw", 0)
@@ -123,15 +157,6 @@ def main() -> int:
         _inner(args.inner, args.loops)
         return 0
 
-    sys.path.insert(0, str(HERE.parents[1]))
-    import dataclasses
-
-    import numpy as np
-
-    from vision.arena import load_geometry
-    from vision.synth.arena_scene import random_match_scene, render_scene
-
-    geometry = load_geometry(HERE.parents[1] / LAYOUT)
     sizes = [tuple(int(v) for v in s.lower().split("x")) for s in (args.size or ["800x600"])]
     with tempfile.TemporaryDirectory(prefix="arena_callgrind_") as tmp:
         tmp_dir = pathlib.Path(tmp)
@@ -142,17 +167,7 @@ def main() -> int:
               + " " + " ".join(f"{p:>15} {'x':>5}" for p in PHASES[2:]))
         for size in sizes:
             npz = tmp_dir / f"{size[0]}x{size[1]}.npz"
-            rng = np.random.default_rng(7)  # as bench/arena_bench.py
-            arrays = {}
-            for i in range(args.scenes):
-                reference_scene, live_scene, _ = random_match_scene(rng, geometry, image_size=size)
-                arrays[f"live{i}"] = render_scene(live_scene, geometry)
-                arrays[f"reference{i}"] = render_scene(reference_scene, geometry)
-                arrays[f"following{i}"] = render_scene(dataclasses.replace(live_scene, seed=live_scene.seed + 1),
-                                                       geometry)
-                arrays[f"unmoved{i}"] = render_scene(dataclasses.replace(reference_scene, pose=live_scene.pose),
-                                                     geometry)
-            np.savez(npz, count=args.scenes, **arrays)
+            write_scenes(npz, args.scenes, size)
             calls = args.loops * args.scenes
             for c, code in enumerate(codes):
                 out = tmp_dir / f"cg.{size[0]}.{c}"
@@ -163,17 +178,17 @@ def main() -> int:
                     check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 )
                 # Dump 1 is the set-up; dumps 2.. are the phases in order.
-                counts = {p: _counts(pathlib.Path(f"{out}.{k + 2}")) for k, p in enumerate(PHASES)}
+                counts = {p: dump_counts(pathlib.Path(f"{out}.{k + 2}")) for k, p in enumerate(PHASES)}
                 cells = []
                 for p in PHASES:
                     cell = f"{counts[p]['Ir'] / calls / 1e6:7.2f}"
                     if args.cache_sim:
-                        cell += f" ({_cycles(counts[p]) / calls / 1e6:5.1f})"
+                        cell += f" ({cycle_estimate(counts[p]) / calls / 1e6:5.1f})"
                     cells.append(f"{cell:>15}")
                     if p in AGAINST:
                         ratio = counts[p]["Ir"] / counts[AGAINST[p]]["Ir"]
                         if args.cache_sim:
-                            ratio_cycles = _cycles(counts[p]) / _cycles(counts[AGAINST[p]])
+                            ratio_cycles = cycle_estimate(counts[p]) / cycle_estimate(counts[AGAINST[p]])
                             cells.append(f"{ratio:5.2f} ({ratio_cycles:4.2f})")
                         else:
                             cells.append(f"{ratio:5.2f}")

@@ -18,18 +18,17 @@ from __future__ import annotations
 
 import argparse
 import collections
-import dataclasses
 import functools
 import json
 import os
 import pathlib
-import re
 import subprocess
 import sys
 import tempfile
 
+from arena_callgrind import LAYOUT, cycle_estimate, dump_counts, prepared_scenes, write_scenes
+
 HERE = pathlib.Path(__file__).resolve()
-LAYOUT = pathlib.Path("assistant") / "boxes" / "data" / "arenas" / "line-9.toml"
 READER_PARTS = ["register", "change_between", "board_noise", "change_mask", "find_blobs", "select_bases"]
 BASES_PARTS = ["_disc_fits", "_figure_evidence", "_disc_coverage", "_change_ahead", "_stands_up", "_short_behind",
                "_pinched_by", "_width_across", "_capped_difference", "_peaks", "_front_seeds", "_agreeing_fits",
@@ -45,22 +44,14 @@ def _inner(code: pathlib.Path, npz: pathlib.Path, log_path: pathlib.Path) -> Non
     sys.path.insert(0, str(code))
     os.chdir(code)
     import cv2
-    import numpy as np
 
     import vision
-    from vision.arena import bases, load_geometry, prepare_reference, read_arena, reader
+    from vision.arena import bases, load_geometry, read_arena, reader
 
     assert pathlib.Path(vision.__file__).resolve().is_relative_to(code), vision.__file__
     cv2.setNumThreads(1)
     geometry = load_geometry(code / LAYOUT)
-    data = np.load(npz)
-    scenes = []
-    for i in range(int(data["count"])):
-        live, following = data[f"live{i}"], data[f"following{i}"]
-        prepared = prepare_reference(data[f"reference{i}"], geometry)
-        first = read_arena(live, prepared, geometry, annotate=False)
-        followed = prepared.following(live, first.registration) if first.registration is not None else prepared
-        scenes.append((live, following, prepared, followed, prepare_reference(data[f"unmoved{i}"], geometry)))
+    scenes = prepared_scenes(npz, geometry)
     calls = [lambda s: read_arena(s[0], s[2], geometry, annotate=False),
              lambda s: read_arena(s[1], s[3], geometry, annotate=False),
              lambda s: read_arena(s[0], s[4], geometry, annotate=False)]
@@ -106,31 +97,19 @@ def _inner(code: pathlib.Path, npz: pathlib.Path, log_path: pathlib.Path) -> Non
     log_path.write_text(json.dumps(log))
 
 
-def _counts(path: pathlib.Path) -> dict[str, int]:
-    text = path.read_text()
-    events = re.search(r"^events: (.+)$", text, re.M).group(1).split()
-    totals = re.search(r"^totals: (.+)$", text, re.M) or re.search(r"^summary: (.+)$", text, re.M)
-    return dict(zip(events, (int(v) for v in totals.group(1).split())))
-
-
-def _cycles(c) -> int:
-    return (c["Ir"] + 10 * (c.get("I1mr", 0) + c.get("D1mr", 0) + c.get("D1mw", 0))
-            + 100 * (c.get("ILmr", 0) + c.get("DLmr", 0) + c.get("DLmw", 0)))
-
-
 def report(out: pathlib.Path, reads: int) -> None:
     log = json.loads((out / "log.json").read_text())
     parts: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     for k, tag in enumerate(log):
-        parts[tag].update(_counts(out / f"cg.{k + 1}"))
+        parts[tag].update(dump_counts(out / f"cg.{k + 1}"))
     parts.pop("(setup)", None)
     total: collections.Counter = collections.Counter()
     print(f"{'part':40} {'Ir':>8} {'cycles':>8} {'I1 miss':>8} {'D1 miss':>8}   (a read: millions; misses: thousands)")
-    for tag, c in sorted(parts.items(), key=lambda kv: -_cycles(kv[1])):
+    for tag, c in sorted(parts.items(), key=lambda kv: -cycle_estimate(kv[1])):
         total.update(c)
-        print(f"{tag:40} {c['Ir'] / reads / 1e6:8.2f} {_cycles(c) / reads / 1e6:8.2f} {c.get('I1mr', 0) / reads / 1e3:8.1f} "
+        print(f"{tag:40} {c['Ir'] / reads / 1e6:8.2f} {cycle_estimate(c) / reads / 1e6:8.2f} {c.get('I1mr', 0) / reads / 1e3:8.1f} "
               f"{(c.get('D1mr', 0) + c.get('D1mw', 0)) / reads / 1e3:8.1f}")
-    print(f"{'a read, all of it':40} {total['Ir'] / reads / 1e6:8.2f} {_cycles(total) / reads / 1e6:8.2f}")
+    print(f"{'a read, all of it':40} {total['Ir'] / reads / 1e6:8.2f} {cycle_estimate(total) / reads / 1e6:8.2f}")
 
 
 def main() -> int:
@@ -145,26 +124,11 @@ def main() -> int:
     if args.inner:
         _inner(code, *args.inner)
         return 0
-    sys.path.insert(0, str(HERE.parents[1]))
-    import numpy as np
-
-    from vision.arena import load_geometry
-    from vision.synth.arena_scene import random_match_scene, render_scene
-
-    geometry = load_geometry(HERE.parents[1] / LAYOUT)
     with tempfile.TemporaryDirectory(prefix="arena_parts_") as tmp:
         out = args.keep or pathlib.Path(tmp)
         out.mkdir(parents=True, exist_ok=True)
-        rng = np.random.default_rng(7)  # as bench/arena_bench.py
-        arrays = {}
-        for i in range(args.scenes):
-            reference_scene, live_scene, _ = random_match_scene(rng, geometry, image_size=(800, 600))
-            arrays[f"live{i}"] = render_scene(live_scene, geometry)
-            arrays[f"reference{i}"] = render_scene(reference_scene, geometry)
-            arrays[f"following{i}"] = render_scene(dataclasses.replace(live_scene, seed=live_scene.seed + 1), geometry)
-            arrays[f"unmoved{i}"] = render_scene(dataclasses.replace(reference_scene, pose=live_scene.pose), geometry)
         npz = pathlib.Path(tmp) / "scenes.npz"
-        np.savez(npz, count=args.scenes, **arrays)
+        write_scenes(npz, args.scenes, (800, 600))
         subprocess.run(["valgrind", "--tool=callgrind", "--dump-before=getppid", f"--callgrind-out-file={out}/cg"]
                        + (["--cache-sim=yes"] if args.cache_sim else [])
                        + [sys.executable, str(HERE), "--code", str(code), "--inner", str(npz), str(out / "log.json")],
