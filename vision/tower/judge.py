@@ -2286,21 +2286,18 @@ class TowerAnalyzer:
         if here.size == 0:
             return False
         unchanged = np.abs(here - before).max(axis=2) <= 0.5 * CHANGE_THRESHOLD
-        for looks in self._looks_of_missing_colours(obs, boxes):
+        for _, looks in self._looks_of_missing_colours(obs, boxes):
             shares = [float(((np.abs(before - look).max(axis=2) > CHANGE_THRESHOLD) & unchanged).mean())
                       for look in looks]
             if not shares or min(shares) < BESIDE_SHOWS_SHARE:
                 return False
         return True
 
-    def _looks_of_missing_colours(self, obs: Observation, boxes: list[_CubeBox]) -> list[list[np.ndarray]]:
-        """For each cube colour the count still misses (heavy first), the median colour of every face
-        counted of that colour with at least 20 of its pixels read so, on the still frames' average:
-        what a missing cube of that colour may look like in this light (empty: nothing seen tells)."""
-        return [faces for _, faces in self._missing_colours_looks(obs, boxes)]
-
-    def _missing_colours_looks(self, obs: Observation, boxes: list[_CubeBox]) -> list[tuple[bool, list[np.ndarray]]]:
-        """``_looks_of_missing_colours`` with each colour named (True for heavy)."""
+    def _looks_of_missing_colours(self, obs: Observation, boxes: list[_CubeBox]) -> list[tuple[bool, list[np.ndarray]]]:
+        """For each cube colour the count still misses (heavy first; True for heavy), the median colour
+        of every face counted of that colour with at least 20 of its pixels read so, on the still
+        frames' average: what a missing cube of that colour may look like in this light (empty:
+        nothing seen tells)."""
         view = obs.view
         cube = self.settings.cube_mm
         colour = obs.colour if obs.still_colour is None else obs.still_colour
@@ -2344,7 +2341,7 @@ class TowerAnalyzer:
         if (np.abs(here - before).max(axis=2) > 0.5 * CHANGE_THRESHOLD).mean() > SHOWS_BACKGROUND_CHANGED:
             return False
         background = np.median(before.reshape(-1, 3), axis=0)
-        for heavy, faces in self._missing_colours_looks(obs, boxes):
+        for heavy, faces in self._looks_of_missing_colours(obs, boxes):
             # Nothing seen of that colour tells what such a cube looks like here; and the least
             # visible face seen must still be clear change against this background, or of a hue no
             # cube of that wood shows, whatever its shade (``_hue_of_no_such_cube``).
