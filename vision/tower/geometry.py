@@ -93,14 +93,6 @@ def more_mat_markers(frame: np.ndarray, settings: TowerSettings,
         if len(found) >= len(settings.marker_ids):
             break
     return found
-    for scale in (1, 2):
-        image = gray if scale == 1 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
-        for marker_id, quad in _markers_in(image, _FLAT_DETECTOR, settings, float(scale)).items():
-            if marker_id not in found and _plausible_quad(quad):
-                found[marker_id] = quad
-        if len(found) >= len(settings.marker_ids):
-            break
-    return found
 
 
 def marker_mat_corners(settings: TowerSettings) -> dict[int, np.ndarray]:
