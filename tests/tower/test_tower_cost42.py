@@ -91,6 +91,7 @@ def test_observe_gives_the_old_bits(tower_scene, monkeypatch, kind, room):
     monkeypatch.setattr(judge, "_planes", cv2.split)
     monkeypatch.setattr(judge, "_local_contrast", _old_local_contrast)
     monkeypatch.setattr(TowerAnalyzer, "_grain_hidden_everywhere", _old_grain_hidden_everywhere)
+    monkeypatch.setattr(TowerAnalyzer, "_cube_colours", _old_cube_colours)
     old = [_outputs(old_an.observe(f)) for f in scene.frames[1:]]
     assert new == old
 
@@ -104,3 +105,56 @@ def test_grain_threshold_is_made_once_per_view(tower_scene):
     assert first[0] is clear
     assert first[1].dtype == np.float32
     assert first[1].tobytes() == (GRAIN_KEPT * grain).tobytes()
+
+
+def _old_cube_colours(self, planes, slack=1.0, brightest=1.6):
+    """``TowerAnalyzer._cube_colours`` before this pass, word for word."""
+    from vision.tower.judge import HEAVY_CHROMA_RADIUS, LIGHT_CHROMA_RADIUS
+
+    b, g, r = planes
+    total = b + g + r + 1e-3
+    r = r / total
+    g = g / total
+    level = total * (1.0 / 3.0)
+    d_light = (r - self._light_rg[0]) ** 2 + (g - self._light_rg[1]) ** 2
+    d_heavy = self._heavy_chroma_distance(r, g)
+    d_heavy *= d_heavy
+    light = (d_light < (LIGHT_CHROMA_RADIUS * slack) ** 2) & (level > 0.3 / slack * self._light_level) & (
+        level < brightest * self._light_level) & (d_light <= d_heavy)
+    heavy = (d_heavy < (HEAVY_CHROMA_RADIUS * slack) ** 2) & (level > 0.15 / slack * self._heavy_level) & (
+        level < 2.4 * slack * self._heavy_level)
+    return light, heavy
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_cube_colours_give_the_old_bits_and_leave_the_planes_alone(tower_scene, seed):
+    scene = tower_scene("stand", seed=0)
+    analyzer = TowerAnalyzer(scene.frames[0], heavy=scene.heavy, light=scene.light)
+    rng = np.random.default_rng(42200 + seed)
+    view = _view(rng, 190, 172)
+    # Colours round both woods' hues as well as anything else, so both masks have pixels.
+    wood = np.array([analyzer.settings.light_rgb[::-1], analyzer.settings.heavy_rgb[::-1]], np.float32) / 255.0
+    pick = rng.integers(0, 3, (190, 172))
+    tint = rng.uniform(0.3, 1.8, (190, 172, 1)).astype(np.float32)
+    for i in range(2):
+        view[pick == i] = (wood[i] * tint[pick == i] + rng.normal(0, 0.01, ((pick == i).sum(), 3))).astype(np.float32)
+    planes = cv2.split(view)
+    before = [p.tobytes() for p in planes]
+    for slack, brightest in ((1.0, 1.6), (1.1, 1.15)):
+        old = _old_cube_colours(analyzer, planes, slack=slack, brightest=brightest)
+        new = analyzer._cube_colours(planes, slack=slack, brightest=brightest)
+        for a, b in zip(old, new, strict=True):
+            assert a.dtype == b.dtype == bool and a.tobytes() == b.tobytes()
+        assert old[0].any() and old[1].any()
+    assert [p.tobytes() for p in planes] == before
+
+
+@pytest.mark.parametrize("slow", [False, True])
+def test_either_way_of_making_planes_gives_splits_bits(monkeypatch, slow):
+    monkeypatch.setattr(judge, "_SPLIT_IS_SLOW", slow)
+    rng = np.random.default_rng(42300)
+    for image in ((rng.random((190, 172, 3)) * 2).astype(np.float32), (rng.random((41, 33, 3)) * 255).astype(np.uint8)):
+        new = _planes(image)
+        assert len(new) == 3
+        for a, b in zip(cv2.split(image), new, strict=True):
+            assert b.dtype == a.dtype and b.flags.c_contiguous and b.tobytes() == a.tobytes()

@@ -475,11 +475,21 @@ class TowerAnalyzer:
     ) -> tuple[np.ndarray, np.ndarray]:
         """Pixels of light and of heavy cube colour (by chromaticity and brightness), from B, G, R planes."""
         b, g, r = planes
-        total = b + g + r + 1e-3
+        # The same float32 operations in the same order as ``total = b + g + r + 1e-3``,
+        # ``level = total * (1 / 3)``, ``d_light = (r - c_r) ** 2 + (g - c_g) ** 2``, written into
+        # buffers already made (the planes themselves are left alone: the reference's are cached).
+        total = b + g
+        total += r
+        total += 1e-3
         r = r / total
         g = g / total
-        level = total * (1.0 / 3.0)
-        d_light = (r - self._light_rg[0]) ** 2 + (g - self._light_rg[1]) ** 2
+        level = total
+        level *= 1.0 / 3.0
+        d_light = r - self._light_rg[0]
+        d_light *= d_light
+        d_g = g - self._light_rg[1]
+        d_g *= d_g
+        d_light += d_g
         d_heavy = self._heavy_chroma_distance(r, g)
         d_heavy *= d_heavy
         light = (d_light < (LIGHT_CHROMA_RADIUS * slack) ** 2) & (level > 0.3 / slack * self._light_level) & (
@@ -2669,10 +2679,19 @@ def _edge_grain_strips(grain: np.ndarray, clear: np.ndarray, side_rows: int) -> 
 
 
 def _planes(image: np.ndarray) -> list[np.ndarray]:
-    """The channels of an image as contiguous planes, the same bits as ``cv2.split``: one
-    ``extractChannel`` each costs less than one ``split`` (OpenCV 5's ``split`` of a small float32
-    view takes about 3.5x as long as three ``extractChannel`` calls; 4.11's threads it)."""
-    return [cv2.extractChannel(image, c) for c in range(image.shape[2])]
+    """The channels of an image as contiguous planes, the same bits as ``cv2.split``.
+
+    OpenCV 5.0's ``split`` of the small float32 view takes about 3.5x as long as three
+    ``extractChannel`` calls (83 against 24 us on one thread here; a uint8 one 33 against 20 us),
+    though it runs fewer instructions; 4.x's ``split`` (the Pi's 4.11) is as fast as they are and
+    runs fewer instructions (0.7 M a frame under callgrind), so there it stays."""
+    if _SPLIT_IS_SLOW:
+        return [cv2.extractChannel(image, c) for c in range(image.shape[2])]
+    return list(cv2.split(image))
+
+
+# OpenCV 5.0's slow split of small multi-channel images (``_planes``).
+_SPLIT_IS_SLOW = int(cv2.__version__.split(".")[0]) >= 5
 
 
 def _local_contrast(colour: np.ndarray) -> np.ndarray:
