@@ -2683,8 +2683,8 @@ def _planes(image: np.ndarray) -> list[np.ndarray]:
 
     OpenCV 5.0's ``split`` of the small float32 view takes about 3.5x as long as three
     ``extractChannel`` calls (83 against 24 us on one thread here; a uint8 one 33 against 20 us),
-    though it runs fewer instructions; 4.x's ``split`` (the Pi's 4.11) is as fast as they are and
-    runs fewer instructions (0.7 M a frame under callgrind), so there it stays."""
+    though under callgrind it runs 0.7 M instructions a frame fewer; 4.x's ``split`` (the Pi's
+    4.11) is as fast as they are, so there it stays."""
     if _SPLIT_IS_SLOW:
         return [cv2.extractChannel(image, c) for c in range(image.shape[2])]
     return list(cv2.split(image))
