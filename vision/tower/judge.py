@@ -594,7 +594,8 @@ class TowerAnalyzer:
 
     def _grain_hidden_everywhere(self, normalised: np.ndarray, view: SideView) -> np.ndarray:
         """Where the reference's clear grain is gone, over the whole view."""
-        return self._grain_clear_kept(view)[0] & (_local_contrast(normalised) < self._grain_clear_kept(view)[1])
+        clear, kept = self._grain_clear_kept(view)
+        return clear & (_local_contrast(normalised) < kept)
 
     def _grain_clear_kept(self, view: SideView) -> tuple[np.ndarray, np.ndarray]:
         """Where the reference's grain is clear, and the contrast below which it is gone there
