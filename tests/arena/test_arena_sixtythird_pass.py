@@ -31,6 +31,7 @@ def _pinched(discs, x, y, r):
     return bases._pinched_by(*drawn_discs(VIEW, discs), VIEW, x, y, r, SEARCH)
 
 
+@pytest.mark.xfail(strict=True, reason="needs the one-sided pinch, taken out: it cost fresh right readings (docs: sixty-third pass)")
 @pytest.mark.parametrize("side", [1.0, -1.0])
 def test_a_pair_is_pinched_with_a_base_joined_across_its_offset(side):
     # The fighter's 27 mm base overlapping the pair's edge by 1 mm, across the offset (the pair's
@@ -63,6 +64,7 @@ def test_alone_a_round_base_and_a_pair_read_as_before():
     (67, -20, 11.0, 0, 3.0, True),  # (the lower token faint)
     (80, -20, 11.0, 0, 3.0, False),
 ])
+@pytest.mark.xfail(strict=True, reason="needs the one-sided pinch, taken out: it cost fresh right readings (docs: sixty-third pass)")
 def test_gap_behind_pairs_are_never_read_as_one(key):
     bench = bench_module("arena_stacked_tokens")
     (job,) = [j for j in bench.jobs("gap-behind") if j[1] == key]

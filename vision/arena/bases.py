@@ -2400,11 +2400,7 @@ def _pinched_by(difference, mask, view: BoardView, x: float, y: float, r: float,
     angles = np.concatenate((_WIDTH_ANGLES, _WIDTH_ANGLES + np.pi))
     distances, seen = _outline_distances(difference, mask, view, x, y, r, angles, search)
     half = len(_WIDTH_ANGLES)
-    one, other = distances[:half], distances[half:]
-    # A ray that finds no outline within reach ran on into something else's change (a fighter's base
-    # a few mm behind, a token against it): that side tells nothing of this disc's width, so there
-    # the other side alone counts (sixty-third pass: the joined side hid a pair's narrow direction).
-    longer = np.where(np.isnan(one), other, np.where(np.isnan(other), one, np.maximum(one, other)))
+    longer = np.maximum(distances[:half], distances[half:])  # NaN where either ray found no outline
     usable = np.isfinite(longer) & seen[:half] & seen[half:]
     return float(r - longer[usable].min()) if usable.any() else 0.0
 
