@@ -156,6 +156,8 @@ _RAY_STEP_MM = 0.5
 _APART_LINE_SPACING_MM = 2.0
 #: Directions across a disc in which its width is measured (see ``_pinched_by``).
 _WIDTH_ANGLES = np.radians(np.arange(0.0, 180.0, 10.0))
+#: How far past a disc's fitted rim the rays out from its centre look for its outline (see ``_outline_distances``).
+_PINCH_RAY_PAST_MM = 8.0
 #: Directions (about the line away from the camera) in which a disc's far side is measured.
 _FAR_SIDE_ANGLES = np.radians([-10.0, -5.0, 0.0, 5.0, 10.0])
 #: Directions (about the line across the camera's) in which a disc's width across is measured.
@@ -510,7 +512,65 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                 and next(_bases_behind(blob, discs, camera, settings), None) is not None):
             blobs[i] = replace(blob, pinched_alone_mm=_pinched_by(difference, mask, view, blob.x_mm, blob.y_mm,
                                                                   blob.radius_mm, search))
+        elif _pinch_hidden_by_a_base_behind(blob, settings):
+            joined = _rays_into_a_base_behind(blob, discs, camera, settings)
+            if joined is not None:
+                pinched = _pinched_by(difference, mask, view, blob.x_mm, blob.y_mm, blob.radius_mm, search, joined)
+                blobs[i] = replace(blob, pinched_mm=max(blob.pinched_mm, pinched))
     return blobs
+
+
+def _pinch_hidden_by_a_base_behind(blob: Blob, settings: ArenaSettings) -> bool:
+    """Is ``blob`` a disc whose size alone decides (``pinched_mm`` measured: figure unseen, base-sized, not
+    standing up), not pinched, a crisp rim one step from the board (no fainter ring round a stronger middle):
+    where a base behind it may hide its narrow direction (see :func:`_rays_into_a_base_behind`)."""
+    return (blob.figure is Evidence.UNKNOWN and not blob.stands_up and blob.pinched_mm < PINCHED_MM
+            and blob.diameter_mm >= _size_cut(settings) + SIZE_MARGIN_MM and blob.fit_error_mm <= CRISP_RIM_MM
+            and blob.tiered < MAX_TOKEN_TIERED)
+
+
+def _rays_into_a_base_behind(blob: Blob, discs, camera: CameraPosition, settings: ArenaSettings):
+    """Per ray of ``_pinched_by`` (``_WIDTH_ANGLES`` and the opposite ones): does it run, on the disc's far
+    half (away from the camera), into a clear base standing right behind the disc (on its line away from the
+    camera, apart from it or touching within fitting error) within the ray's reach? None where no ray does.
+
+    ``_pinched_by`` drops a direction one of whose rays finds no outline within reach: that ray ran on into
+    something else's change, and then says nothing of this disc's width. Where that something is a clear base
+    behind (a fighter a few mm behind a token pair, its change joined to the pair's far side), the direction
+    dropped may be the pair's narrow one, across its offset: the pair passes as round (the fifty-ninth and
+    sixty-third passes: ``bench/arena_stacked_tokens.py --set gap-behind``, 22 wrong ok: true without the
+    count). There the other ray, on the near half, counts alone: the rim is fitted on the half facing the
+    camera, and nothing standing on a base (a figure, shown displaced away from the camera) stops its near
+    outline short of it; with a crisp rim one step from the board, no faint base edge either (a base close to
+    the board's colour, its outline stopping short at its figure's flank on one side, is ringed: ``tiered``).
+    Not on any other side: a neighbour beside the disc, a token in front of it, leave the direction dropped
+    (fresh 800103 and 800123, real bases ringed, their rays running on into a fighter beside and a token in
+    front: the sixty-third pass's two-sided-only lesson).
+    """
+    ax, ay = camera.away(blob.x_mm, blob.y_mm)
+    behind = []
+    for other in discs:
+        if other is blob or _overlapping(blob, other):
+            continue
+        base = _base_carrying_change_on(other, settings)
+        if base is None or base.diameter_mm < _size_cut(settings) + SIZE_MARGIN_MM or _overlapping(blob, base):
+            continue
+        dx, dy = base.x_mm - blob.x_mm, base.y_mm - blob.y_mm
+        if dx * ax + dy * ay > 0 and abs(dx * ay - dy * ax) < base.radius_mm + _FIGURE_LEAN_MM:
+            behind.append(base)
+    if not behind:
+        return None
+    angles = np.concatenate((_WIDTH_ANGLES, _WIDTH_ANGLES + np.pi))
+    cos, sin = np.cos(angles), np.sin(angles)
+    joined = np.zeros(len(angles), bool)
+    reach = blob.radius_mm + _PINCH_RAY_PAST_MM
+    for base in behind:
+        dx, dy = base.x_mm - blob.x_mm, base.y_mm - blob.y_mm
+        along, lateral = dx * cos + dy * sin, np.abs(dx * sin - dy * cos)
+        enters = along - np.sqrt(np.maximum(base.radius_mm ** 2 - lateral ** 2, 0.0))
+        joined |= (lateral < base.radius_mm) & (along > 0) & (enters <= reach)
+    joined &= cos * ax + sin * ay > 0  # (the far half only: the ray counted alone is then on the near half)
+    return joined if joined.any() else None
 
 
 def _disc_fits(difference, mask: np.ndarray, view: BoardView, camera: CameraPosition, radius: float, seeds):
@@ -2387,7 +2447,7 @@ def _apart_behind(score, bare_level: float, view: BoardView, camera: CameraPosit
     return True
 
 
-def _pinched_by(difference, mask, view: BoardView, x: float, y: float, r: float, search) -> float:
+def _pinched_by(difference, mask, view: BoardView, x: float, y: float, r: float, search, joined=None) -> float:
     """How far (mm) inside the fitted rim the outline lies on *both* sides of the disc, across
     its narrowest direction: rays out from the centre both ways, each to the outermost outline
     (see :func:`_rim_distances`); per direction the longer of the two counts.
@@ -2396,22 +2456,29 @@ def _pinched_by(difference, mask, view: BoardView, x: float, y: float, r: float,
     the other, off centre, are a base's size along their offset only. A figure over a base
     close to the board's colour may stop a ray short on one side (its flank), never on both.
     A direction whose rays leave where change can be seen is not measured.
+
+    ``joined``: per ray (``_WIDTH_ANGLES``, then the opposite ones), True where a ray that finds no outline
+    ran on into a clear base behind the disc (see :func:`_rays_into_a_base_behind`): there the other ray
+    of that direction counts alone.
     """
     angles = np.concatenate((_WIDTH_ANGLES, _WIDTH_ANGLES + np.pi))
     distances, seen = _outline_distances(difference, mask, view, x, y, r, angles, search)
     half = len(_WIDTH_ANGLES)
-    longer = np.maximum(distances[:half], distances[half:])  # NaN where either ray found no outline
+    one, other = distances[:half], distances[half:]
+    longer = np.maximum(one, other)  # NaN where either ray found no outline
+    if joined is not None:
+        longer = np.where(np.isnan(one) & joined[:half], other, np.where(np.isnan(other) & joined[half:], one, longer))
     usable = np.isfinite(longer) & seen[:half] & seen[half:]
     return float(r - longer[usable].min()) if usable.any() else 0.0
 
 
 def _outline_distances(difference, mask, view: BoardView, x: float, y: float, r: float, angles, search):
-    """Along rays out from (x, y) in each direction (board radians, to ``r`` + 8 mm): the distance
+    """Along rays out from (x, y) in each direction (board radians, to ``r`` + ``_PINCH_RAY_PAST_MM``): the distance
     (mm) to the outermost outline (see :func:`_rim_distances`; NaN where none), and whether the
     whole ray lies where change can be seen."""
     ppm = view.px_per_mm
     u, v = view.to_px(x, y)
-    steps = np.arange(0, r + 8.0, _RAY_STEP_MM)
+    steps = np.arange(0, r + _PINCH_RAY_PAST_MM, _RAY_STEP_MM)
     map_u = (u + np.cos(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
     map_v = (v - np.sin(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
     profiles = _along_rays(difference, map_u, map_v)
@@ -2440,7 +2507,7 @@ def _short_behind(difference, mask, view: BoardView, camera: CameraPosition, x: 
     ax, ay = camera.away(x, y)
     distances, seen = _outline_distances(difference, mask, view, x, y, r, math.atan2(ay, ax) + _FAR_SIDE_ANGLES, search)
     # A ray that finds no outline within reach ran on into more change: not short.
-    distances = np.where(np.isnan(distances), r + 8.0, distances)[seen]
+    distances = np.where(np.isnan(distances), r + _PINCH_RAY_PAST_MM, distances)[seen]
     return float(r - np.median(distances)) if len(distances) > len(_FAR_SIDE_ANGLES) // 2 else 0.0
 
 
