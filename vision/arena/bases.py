@@ -288,7 +288,8 @@ class Blob:
     tinted_in_front: bool = False
     #: ``pinched_mm`` measured on a crisp base-sized disc seen from high above that stands up with a base
     #: right behind it (see ``_bases_behind``), where its standing up may be that base's and its size alone
-    #: then decides (see ``_one_behind_the_other``); None elsewhere (not measured).
+    #: then decides (see ``_one_behind_the_other``, ``classify``; where one step, its near rays alone count
+    #: where the far ones run on into a base behind: ``_rays_into_a_base_behind``); None elsewhere.
     pinched_alone_mm: float | None = None
     #: Board mm of the changed points in the band in front of the rim, and how many were looked at.
     ahead_points: tuple = field(default=(), compare=False, repr=False)
@@ -510,9 +511,13 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         if (blob.figure is Evidence.UNKNOWN and blob.stands_up and blob.fit_error_mm <= CRISP_RIM_MM
                 and blob.diameter_mm >= _size_cut(settings) + SIZE_MARGIN_MM and is_disc(blob, settings)
                 and next(_bases_behind(blob, discs, camera, settings), None) is not None):
+            # (Its near ray alone where the far one runs on into a base behind: see _rays_into_a_base_behind.)
+            joined = _rays_into_a_base_behind(blob, discs, camera, settings) if _one_step(blob) else None
             blobs[i] = replace(blob, pinched_alone_mm=_pinched_by(difference, mask, view, blob.x_mm, blob.y_mm,
-                                                                  blob.radius_mm, search))
-        elif _pinch_hidden_by_a_base_behind(blob, settings):
+                                                                  blob.radius_mm, search, joined))
+        elif (blob.figure is Evidence.UNKNOWN and not blob.stands_up and blob.pinched_mm < PINCHED_MM
+              and blob.diameter_mm >= _size_cut(settings) + SIZE_MARGIN_MM and _one_step(blob)):
+            # Where size alone decides (pinched_mm measured) and a base behind may hide its narrow direction.
             joined = _rays_into_a_base_behind(blob, discs, camera, settings)
             if joined is not None:
                 pinched = _pinched_by(difference, mask, view, blob.x_mm, blob.y_mm, blob.radius_mm, search, joined)
@@ -520,19 +525,16 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
     return blobs
 
 
-def _pinch_hidden_by_a_base_behind(blob: Blob, settings: ArenaSettings) -> bool:
-    """Is ``blob`` a disc whose size alone decides (``pinched_mm`` measured: figure unseen, base-sized, not
-    standing up), not pinched, a crisp rim one step from the board (no fainter ring round a stronger middle):
-    where a base behind it may hide its narrow direction (see :func:`_rays_into_a_base_behind`)."""
-    return (blob.figure is Evidence.UNKNOWN and not blob.stands_up and blob.pinched_mm < PINCHED_MM
-            and blob.diameter_mm >= _size_cut(settings) + SIZE_MARGIN_MM and blob.fit_error_mm <= CRISP_RIM_MM
-            and blob.tiered < MAX_TOKEN_TIERED)
+def _one_step(blob: Blob) -> bool:
+    """A crisp rim one step from the board: no fainter ring round a stronger middle (``tiered``), which a
+    base close to the board's colour round its figure shows."""
+    return blob.fit_error_mm <= CRISP_RIM_MM and blob.tiered < MAX_TOKEN_TIERED
 
 
 def _rays_into_a_base_behind(blob: Blob, discs, camera: CameraPosition, settings: ArenaSettings):
     """Per ray of ``_pinched_by`` (``_WIDTH_ANGLES`` and the opposite ones): does it run, on the disc's far
-    half (away from the camera), into a clear base standing right behind the disc (on its line away from the
-    camera, apart from it or touching within fitting error) within the ray's reach? None where no ray does.
+    half (away from the camera), into a clear base behind the disc (its centre further from the camera, apart
+    from the disc or touching it within fitting error) within the ray's reach? None where no ray does.
 
     ``_pinched_by`` drops a direction one of whose rays finds no outline within reach: that ray ran on into
     something else's change, and then says nothing of this disc's width. Where that something is a clear base
@@ -543,9 +545,14 @@ def _rays_into_a_base_behind(blob: Blob, discs, camera: CameraPosition, settings
     camera, and nothing standing on a base (a figure, shown displaced away from the camera) stops its near
     outline short of it; with a crisp rim one step from the board, no faint base edge either (a base close to
     the board's colour, its outline stopping short at its figure's flank on one side, is ringed: ``tiered``).
-    Not on any other side: a neighbour beside the disc, a token in front of it, leave the direction dropped
-    (fresh 800103 and 800123, real bases ringed, their rays running on into a fighter beside and a token in
-    front: the sixty-third pass's two-sided-only lesson).
+    Not the other way round: where the ray that runs on is on the near half (a neighbour beside the disc
+    and nearer the camera, a token in front of it), the one left is on the far half, where a figure's flank
+    may stop a base's outline short, and the direction stays dropped; nor where what the ray runs into is
+    no clear base (a token, a figure's foot in a faint ring), nor round a ringed disc (fresh 800103 and
+    800123, real bases ringed, their rays running on into a fighter beside and nearer the camera, and a
+    token in front: the sixty-third pass's two-sided rule lost both). (A base beside the disc on the row
+    and a little further from the camera is taken too: the rays into it are on the far half, the ones left
+    within the near arc the rim was fitted to, ``_RAY_ANGLES``.)
     """
     ax, ay = camera.away(blob.x_mm, blob.y_mm)
     behind = []
@@ -555,8 +562,7 @@ def _rays_into_a_base_behind(blob: Blob, discs, camera: CameraPosition, settings
         base = _base_carrying_change_on(other, settings)
         if base is None or base.diameter_mm < _size_cut(settings) + SIZE_MARGIN_MM or _overlapping(blob, base):
             continue
-        dx, dy = base.x_mm - blob.x_mm, base.y_mm - blob.y_mm
-        if dx * ax + dy * ay > 0 and abs(dx * ay - dy * ax) < base.radius_mm + _FIGURE_LEAN_MM:
+        if (base.x_mm - blob.x_mm) * ax + (base.y_mm - blob.y_mm) * ay > 0:
             behind.append(base)
     if not behind:
         return None
@@ -660,6 +666,10 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.FIGHTER  # one faint disc bigger than any token, something standing on it
         if blob.pinched_mm >= PINCHED_MM and not blob.stands_up:
             return Kind.UNSURE  # a base's size one way only: two discs lying one over the other?
+        if blob.stands_up and blob.pinched_alone_mm is not None and blob.pinched_alone_mm >= PINCHED_MM:
+            # Standing up with a base right behind it, that may be what it stands up by, its size alone
+            # decides: a base's size one way only (the sixty-seventh pass).
+            return Kind.UNSURE
         if blob.short_behind_mm >= SHORT_BEHIND_MM and blob.tiered < MAX_TOKEN_TIERED and not blob.stands_up:
             # A rim that is one clear step (no fainter ring: not a base the board's colour, whose far
             # rim may be lost in the noise) whose far side ends inside it: fitted too big.
