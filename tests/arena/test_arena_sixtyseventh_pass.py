@@ -8,10 +8,10 @@ far side, and the direction dropped is then the pair's narrow one, across its of
 (``bench/arena_stacked_tokens.py --set gap-behind``: 22 wrong ``ok: true`` without the count on ``main``).
 
 Now, where a far-half ray (away from the camera) runs on into a clear base behind the disc, and the disc's rim
-is crisp and one step from the board, the near ray of that direction counts alone (``_rays_into_a_base_behind``):
-the rim is fitted on the half facing the camera, where nothing standing on a base stops its outline short. Not
-where the joined thing lies on the near half, is no clear base, or the disc is ringed (fresh 800103, 800123:
-real bases' outlines short on one side, the sixty-third pass's lesson). A disc standing up with a base behind
+is crisp, the near ray of that direction counts alone (``_rays_into_a_base_behind``): the rim is fitted on the
+half facing the camera, where nothing standing on a base stops its outline short. Not where the joined thing
+lies on the near half (the ray left is then on the far half, where a figure's flank may stop a base's outline
+short: fresh 800103, 800123, the sixty-third pass's lesson) or is no clear base. A disc standing up with a base behind
 it (``pinched_alone_mm``, measured the same way) is unsure where that pinch says a base's size one way only.
 """
 
@@ -135,6 +135,8 @@ def _read_built(which: str, key: tuple, *, with_count: bool = False):
     (80, -20, 5.0, 0, 3.0, False),
     (67, -20, 5.0, 180, 6.0, False),
     (74, -20, 5.0, 180, 6.0, False),
+    (67, -20, 11.0, 0, 3.0, True),  # (the lower token faint: the pair's disc ringed, tiered 0.62)
+    (80, -20, 11.0, 0, 4.5, True),
 ])
 def test_gap_behind_pairs_are_not_read_as_a_fighter_without_the_count(key):
     reading, truth = _read_built("gap-behind", key)

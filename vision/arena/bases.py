@@ -288,8 +288,8 @@ class Blob:
     tinted_in_front: bool = False
     #: ``pinched_mm`` measured on a crisp base-sized disc seen from high above that stands up with a base
     #: right behind it (see ``_bases_behind``), where its standing up may be that base's and its size alone
-    #: then decides (see ``_one_behind_the_other``, ``classify``; where one step, its near rays alone count
-    #: where the far ones run on into a base behind: ``_rays_into_a_base_behind``); None elsewhere.
+    #: then decides (see ``_one_behind_the_other``, ``classify``; its near rays alone count where the far
+    #: ones run on into a base behind: ``_rays_into_a_base_behind``); None elsewhere.
     pinched_alone_mm: float | None = None
     #: Board mm of the changed points in the band in front of the rim, and how many were looked at.
     ahead_points: tuple = field(default=(), compare=False, repr=False)
@@ -512,11 +512,11 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                 and blob.diameter_mm >= _size_cut(settings) + SIZE_MARGIN_MM and is_disc(blob, settings)
                 and next(_bases_behind(blob, discs, camera, settings), None) is not None):
             # (Its near ray alone where the far one runs on into a base behind: see _rays_into_a_base_behind.)
-            joined = _rays_into_a_base_behind(blob, discs, camera, settings) if _one_step(blob) else None
+            joined = _rays_into_a_base_behind(blob, discs, camera, settings)
             blobs[i] = replace(blob, pinched_alone_mm=_pinched_by(difference, mask, view, blob.x_mm, blob.y_mm,
                                                                   blob.radius_mm, search, joined))
         elif (blob.figure is Evidence.UNKNOWN and not blob.stands_up and blob.pinched_mm < PINCHED_MM
-              and blob.diameter_mm >= _size_cut(settings) + SIZE_MARGIN_MM and _one_step(blob)):
+              and blob.diameter_mm >= _size_cut(settings) + SIZE_MARGIN_MM and blob.fit_error_mm <= CRISP_RIM_MM):
             # Where size alone decides (pinched_mm measured) and a base behind may hide its narrow direction.
             joined = _rays_into_a_base_behind(blob, discs, camera, settings)
             if joined is not None:
@@ -525,10 +525,6 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
     return blobs
 
 
-def _one_step(blob: Blob) -> bool:
-    """A crisp rim one step from the board: no fainter ring round a stronger middle (``tiered``), which a
-    base close to the board's colour round its figure shows."""
-    return blob.fit_error_mm <= CRISP_RIM_MM and blob.tiered < MAX_TOKEN_TIERED
 
 
 def _rays_into_a_base_behind(blob: Blob, discs, camera: CameraPosition, settings: ArenaSettings):
@@ -542,17 +538,20 @@ def _rays_into_a_base_behind(blob: Blob, discs, camera: CameraPosition, settings
     dropped may be the pair's narrow one, across its offset: the pair passes as round (the fifty-ninth and
     sixty-third passes: ``bench/arena_stacked_tokens.py --set gap-behind``, 22 wrong ok: true without the
     count). There the other ray, on the near half, counts alone: the rim is fitted on the half facing the
-    camera, and nothing standing on a base (a figure, shown displaced away from the camera) stops its near
-    outline short of it; with a crisp rim one step from the board, no faint base edge either (a base close to
-    the board's colour, its outline stopping short at its figure's flank on one side, is ringed: ``tiered``).
+    camera (``_RAY_ANGLES``), and nothing standing on a base (a figure, shown displaced away from the camera)
+    stops its near outline short of it, so where that fit is crisp a base's near outline lies on its rim on
+    every ray; a notch there is the disc's own shape. (Where it steps down to a fainter ring, ``tiered``, that
+    ring is what the near arc was fitted to: a base close to the board's colour round its figure, or a faint
+    lower token round a vivid one resting on it. The gap-behind pairs whose lower token is faint, fitted
+    25.5-28.0 mm, ``tiered`` 0.62-0.67, are pinched 6 mm on the near side: taken too.)
     Not the other way round: where the ray that runs on is on the near half (a neighbour beside the disc
     and nearer the camera, a token in front of it), the one left is on the far half, where a figure's flank
-    may stop a base's outline short, and the direction stays dropped; nor where what the ray runs into is
-    no clear base (a token, a figure's foot in a faint ring), nor round a ringed disc (fresh 800103 and
-    800123, real bases ringed, their rays running on into a fighter beside and nearer the camera, and a
-    token in front: the sixty-third pass's two-sided rule lost both). (A base beside the disc on the row
-    and a little further from the camera is taken too: the rays into it are on the far half, the ones left
-    within the near arc the rim was fitted to, ``_RAY_ANGLES``.)
+    may stop a base's outline short, and the direction stays dropped (fresh 800103 and 800123, real bases
+    ringed, their rays running on into a fighter beside and nearer the camera and into a token in front,
+    their outlines short on the far half: the sixty-third pass's one-sided rule lost both); nor where what
+    the ray runs into is no clear base (a token, a figure's foot in a faint ring). (A base beside the disc
+    on the row and a little further from the camera is taken too: the rays into it are on the far half,
+    the ones left within the near arc the rim was fitted to.)
     """
     ax, ay = camera.away(blob.x_mm, blob.y_mm)
     behind = []
