@@ -161,7 +161,6 @@ def test_a_pair_fitted_against_a_fighter_just_behind_is_never_read_as_one(which,
 #: behind them off the row, 67 degrees up. Alone the pair is pinched 1.9 mm (a doubt); with the fighter's
 #: change joined to its far side the pinched check, which takes the longer of the two rays each way, sees
 #: 0.25 mm, and the pair is a base by its size alone: S6, ok: true. (22 such scenes without the count.)
-@pytest.mark.xfail(strict=True, reason="main's wrong ok: true, not fixed by this pass (docs: fifty-ninth pass)")
 def test_a_pair_with_a_fighter_a_few_mm_behind_is_never_read_as_one():
     bench = bench_module("arena_stacked_tokens")
     (job,) = [j for j in bench.jobs("gap-behind") if j[1] == (67, -20, 5.0, 0, 4.5, False)]

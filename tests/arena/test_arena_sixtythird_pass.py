@@ -63,7 +63,6 @@ def test_alone_a_round_base_and_a_pair_read_as_before():
     (61, -20, 5.0, 0, 4.5, False),
     (67, -20, 11.0, 0, 3.0, True),  # (the lower token faint)
 ])
-@pytest.mark.xfail(strict=True, reason="needs the one-sided pinch, taken out: it cost fresh right readings (docs: sixty-third pass)")
 def test_gap_behind_pairs_are_never_read_as_one(key):
     bench = bench_module("arena_stacked_tokens")
     (job,) = [j for j in bench.jobs("gap-behind") if j[1] == key]

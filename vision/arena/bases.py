@@ -156,6 +156,8 @@ _RAY_STEP_MM = 0.5
 _APART_LINE_SPACING_MM = 2.0
 #: Directions across a disc in which its width is measured (see ``_pinched_by``).
 _WIDTH_ANGLES = np.radians(np.arange(0.0, 180.0, 10.0))
+#: How far past a disc's fitted rim the rays out from its centre look for its outline (see ``_outline_distances``).
+_PINCH_RAY_PAST_MM = 8.0
 #: Directions (about the line away from the camera) in which a disc's far side is measured.
 _FAR_SIDE_ANGLES = np.radians([-10.0, -5.0, 0.0, 5.0, 10.0])
 #: Directions (about the line across the camera's) in which a disc's width across is measured.
@@ -286,7 +288,8 @@ class Blob:
     tinted_in_front: bool = False
     #: ``pinched_mm`` measured on a crisp base-sized disc seen from high above that stands up with a base
     #: right behind it (see ``_bases_behind``), where its standing up may be that base's and its size alone
-    #: then decides (see ``_one_behind_the_other``); None elsewhere (not measured).
+    #: then decides (see ``_one_behind_the_other``, ``classify``; its near rays alone count where the far
+    #: ones run on into a base behind: ``_rays_into_a_base_behind``); None elsewhere.
     pinched_alone_mm: float | None = None
     #: Board mm of the changed points in the band in front of the rim, and how many were looked at.
     ahead_points: tuple = field(default=(), compare=False, repr=False)
@@ -508,9 +511,71 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         if (blob.figure is Evidence.UNKNOWN and blob.stands_up and blob.fit_error_mm <= CRISP_RIM_MM
                 and blob.diameter_mm >= _size_cut(settings) + SIZE_MARGIN_MM and is_disc(blob, settings)
                 and next(_bases_behind(blob, discs, camera, settings), None) is not None):
+            # (Its near ray alone where the far one runs on into a base behind: see _rays_into_a_base_behind.)
+            joined = _rays_into_a_base_behind(blob, discs, camera, settings)
             blobs[i] = replace(blob, pinched_alone_mm=_pinched_by(difference, mask, view, blob.x_mm, blob.y_mm,
-                                                                  blob.radius_mm, search))
+                                                                  blob.radius_mm, search, joined))
+        elif (blob.figure is Evidence.UNKNOWN and not blob.stands_up and blob.pinched_mm < PINCHED_MM
+              and blob.diameter_mm >= _size_cut(settings) + SIZE_MARGIN_MM and blob.fit_error_mm <= CRISP_RIM_MM):
+            # Where size alone decides (pinched_mm measured) and a base behind may hide its narrow direction.
+            joined = _rays_into_a_base_behind(blob, discs, camera, settings)
+            if joined is not None:
+                pinched = _pinched_by(difference, mask, view, blob.x_mm, blob.y_mm, blob.radius_mm, search, joined)
+                blobs[i] = replace(blob, pinched_mm=max(blob.pinched_mm, pinched))
     return blobs
+
+
+
+
+def _rays_into_a_base_behind(blob: Blob, discs, camera: CameraPosition, settings: ArenaSettings):
+    """Per ray of ``_pinched_by`` (``_WIDTH_ANGLES`` and the opposite ones): does it run, on the disc's far
+    half (away from the camera), into a clear base behind the disc (its centre further from the camera, apart
+    from the disc or touching it within fitting error) within the ray's reach? None where no ray does.
+
+    ``_pinched_by`` drops a direction one of whose rays finds no outline within reach: that ray ran on into
+    something else's change, and then says nothing of this disc's width. Where that something is a clear base
+    behind (a fighter a few mm behind a token pair, its change joined to the pair's far side), the direction
+    dropped may be the pair's narrow one, across its offset: the pair passes as round (the fifty-ninth and
+    sixty-third passes: ``bench/arena_stacked_tokens.py --set gap-behind``, 22 wrong ok: true without the
+    count). There the other ray, on the near half, counts alone: the rim is fitted on the half facing the
+    camera (``_RAY_ANGLES``), and nothing standing on a base (a figure, shown displaced away from the camera)
+    stops its near outline short of it, so where that fit is crisp a base's near outline lies on its rim on
+    every ray; a notch there is the disc's own shape. (Where it steps down to a fainter ring, ``tiered``, that
+    ring is what the near arc was fitted to: a base close to the board's colour round its figure, or a faint
+    lower token round a vivid one resting on it. The gap-behind pairs whose lower token is faint, fitted
+    25.5-28.0 mm, ``tiered`` 0.62-0.67, are pinched 6 mm on the near side: taken too.)
+    Not the other way round: where the ray that runs on is on the near half (a neighbour beside the disc
+    and nearer the camera, a token in front of it), the one left is on the far half, where a figure's flank
+    may stop a base's outline short, and the direction stays dropped (fresh 800103 and 800123, real bases
+    ringed, their rays running on into a fighter beside and nearer the camera and into a token in front,
+    their outlines short on the far half: the sixty-third pass's one-sided rule lost both); nor where what
+    the ray runs into is no clear base (a token, a figure's foot in a faint ring). (A base beside the disc
+    on the row and a little further from the camera is taken too: the rays into it are on the far half,
+    the ones left within the near arc the rim was fitted to.)
+    """
+    ax, ay = camera.away(blob.x_mm, blob.y_mm)
+    behind = []
+    for other in discs:
+        if other is blob or _overlapping(blob, other):
+            continue
+        base = _base_carrying_change_on(other, settings)
+        if base is None or base.diameter_mm < _size_cut(settings) + SIZE_MARGIN_MM or _overlapping(blob, base):
+            continue
+        if (base.x_mm - blob.x_mm) * ax + (base.y_mm - blob.y_mm) * ay > 0:
+            behind.append(base)
+    if not behind:
+        return None
+    angles = np.concatenate((_WIDTH_ANGLES, _WIDTH_ANGLES + np.pi))
+    cos, sin = np.cos(angles), np.sin(angles)
+    joined = np.zeros(len(angles), bool)
+    reach = blob.radius_mm + _PINCH_RAY_PAST_MM
+    for base in behind:
+        dx, dy = base.x_mm - blob.x_mm, base.y_mm - blob.y_mm
+        along, lateral = dx * cos + dy * sin, np.abs(dx * sin - dy * cos)
+        enters = along - np.sqrt(np.maximum(base.radius_mm ** 2 - lateral ** 2, 0.0))
+        joined |= (lateral < base.radius_mm) & (along > 0) & (enters <= reach)
+    joined &= cos * ax + sin * ay > 0  # (the far half only: the ray counted alone is then on the near half)
+    return joined if joined.any() else None
 
 
 def _disc_fits(difference, mask: np.ndarray, view: BoardView, camera: CameraPosition, radius: float, seeds):
@@ -600,6 +665,10 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.FIGHTER  # one faint disc bigger than any token, something standing on it
         if blob.pinched_mm >= PINCHED_MM and not blob.stands_up:
             return Kind.UNSURE  # a base's size one way only: two discs lying one over the other?
+        if blob.stands_up and blob.pinched_alone_mm is not None and blob.pinched_alone_mm >= PINCHED_MM:
+            # Standing up with a base right behind it, that may be what it stands up by, its size alone
+            # decides: a base's size one way only (the sixty-seventh pass).
+            return Kind.UNSURE
         if blob.short_behind_mm >= SHORT_BEHIND_MM and blob.tiered < MAX_TOKEN_TIERED and not blob.stands_up:
             # A rim that is one clear step (no fainter ring: not a base the board's colour, whose far
             # rim may be lost in the noise) whose far side ends inside it: fitted too big.
@@ -2387,7 +2456,7 @@ def _apart_behind(score, bare_level: float, view: BoardView, camera: CameraPosit
     return True
 
 
-def _pinched_by(difference, mask, view: BoardView, x: float, y: float, r: float, search) -> float:
+def _pinched_by(difference, mask, view: BoardView, x: float, y: float, r: float, search, joined=None) -> float:
     """How far (mm) inside the fitted rim the outline lies on *both* sides of the disc, across
     its narrowest direction: rays out from the centre both ways, each to the outermost outline
     (see :func:`_rim_distances`); per direction the longer of the two counts.
@@ -2396,22 +2465,29 @@ def _pinched_by(difference, mask, view: BoardView, x: float, y: float, r: float,
     the other, off centre, are a base's size along their offset only. A figure over a base
     close to the board's colour may stop a ray short on one side (its flank), never on both.
     A direction whose rays leave where change can be seen is not measured.
+
+    ``joined``: per ray (``_WIDTH_ANGLES``, then the opposite ones), True where a ray that finds no outline
+    ran on into a clear base behind the disc (see :func:`_rays_into_a_base_behind`): there the other ray
+    of that direction counts alone.
     """
     angles = np.concatenate((_WIDTH_ANGLES, _WIDTH_ANGLES + np.pi))
     distances, seen = _outline_distances(difference, mask, view, x, y, r, angles, search)
     half = len(_WIDTH_ANGLES)
-    longer = np.maximum(distances[:half], distances[half:])  # NaN where either ray found no outline
+    one, other = distances[:half], distances[half:]
+    longer = np.maximum(one, other)  # NaN where either ray found no outline
+    if joined is not None:
+        longer = np.where(np.isnan(one) & joined[:half], other, np.where(np.isnan(other) & joined[half:], one, longer))
     usable = np.isfinite(longer) & seen[:half] & seen[half:]
     return float(r - longer[usable].min()) if usable.any() else 0.0
 
 
 def _outline_distances(difference, mask, view: BoardView, x: float, y: float, r: float, angles, search):
-    """Along rays out from (x, y) in each direction (board radians, to ``r`` + 8 mm): the distance
+    """Along rays out from (x, y) in each direction (board radians, to ``r`` + ``_PINCH_RAY_PAST_MM``): the distance
     (mm) to the outermost outline (see :func:`_rim_distances`; NaN where none), and whether the
     whole ray lies where change can be seen."""
     ppm = view.px_per_mm
     u, v = view.to_px(x, y)
-    steps = np.arange(0, r + 8.0, _RAY_STEP_MM)
+    steps = np.arange(0, r + _PINCH_RAY_PAST_MM, _RAY_STEP_MM)
     map_u = (u + np.cos(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
     map_v = (v - np.sin(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
     profiles = _along_rays(difference, map_u, map_v)
@@ -2440,7 +2516,7 @@ def _short_behind(difference, mask, view: BoardView, camera: CameraPosition, x: 
     ax, ay = camera.away(x, y)
     distances, seen = _outline_distances(difference, mask, view, x, y, r, math.atan2(ay, ax) + _FAR_SIDE_ANGLES, search)
     # A ray that finds no outline within reach ran on into more change: not short.
-    distances = np.where(np.isnan(distances), r + 8.0, distances)[seen]
+    distances = np.where(np.isnan(distances), r + _PINCH_RAY_PAST_MM, distances)[seen]
     return float(r - np.median(distances)) if len(distances) > len(_FAR_SIDE_ANGLES) // 2 else 0.0
 
 
