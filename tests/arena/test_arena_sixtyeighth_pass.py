@@ -1,103 +1,32 @@
-"""Sixty-eighth pass: the front-rim check of a token-sized disc seen from high above (is a base's faint
-front rim in front of it, as round a figure's top over a base the board's colour?) looks for that rim
-apart from the other discs fitted: a token lying beside it, its change joined, is no base's rim (no base
-stands overlapping it, and the arc's points on it are its own change). A real base's rim with a token
-against it is still found, and a fighter with a token against its base is never read away (see
-docs/arena-reader.md, "Sixty-eighth pass")."""
+"""Sixty-eighth pass (a negative result): the front-rim check of a token-sized disc seen from high above
+(is a base's faint front rim in front of it, as round a figure's top over a base the board's colour?)
+finds a "rim" in a lone token's doubt where another token lies against it in front, their change one
+region (810235, 810264). Looking for the rim apart from the other discs fitted settled those two, but
+also dropped the rim of real fighters with a token lying in front of their faint base (the rim there
+partly that token's change, the rest too faint alone): it lost right readings of such fighters and took
+their figure's top for a token, so it was taken out. These tests pin the diagnosis: the two lone tokens
+stay doubts (strict xfail: they pass with the rule), the fighters with a token in front of their base
+are read right or doubted, never read away (see docs/arena-reader.md, "Sixty-eighth pass")."""
 
 from __future__ import annotations
 
 import math
 
-import cv2
-import numpy as np
 import pytest
 
-from arena_scenes import POSES, assert_never_wrong_when_ok, bench_module, empty, line_9, spec_scene
-from vision.arena import load_geometry, prepare_reference, read_arena
-from vision.arena.bases import _base_rim_level
-from vision.arena.pose import camera_position
-from vision.arena.topdown import BoardView
+from arena_scenes import assert_never_wrong_when_ok, bench_module, spec_scene
+from vision.arena import load_geometry, read_arena
+from vision.synth.arena_scene import CameraPose, Miniature, Token
 
 
-@pytest.fixture(scope="module")
-def high_view():
-    """The view and camera of a read 75 degrees up (``POSES[2]``), and the score map's shape."""
-    geometry = line_9()
-    view = BoardView.of(geometry)
-    reference = prepare_reference(empty(geometry, POSES[2]), geometry)
-    camera = camera_position(reference.registration.homography, reference.image_size)
-    return view, camera, (int(view.height_mm * view.px_per_mm), int(view.width_mm * view.px_per_mm))
-
-
-def _disc(score, view, x, y, radius, level):
-    cv2.circle(score, tuple(int(round(c)) for c in view.to_px(x, y)), int(round(radius * view.px_per_mm)), level, -1)
-
-
-X, Y, R = 40.0, 4.0, 9.0  # a token-sized disc (18 mm): a token, or a figure's top seen from high above
-
-
-def test_a_token_right_in_front_is_no_base_rim(high_view):
-    """A second 18 mm token lying against the disc on the side facing the camera, their change one
-    region: on `main` the front-rim check finds a "rim" there (the token's own change on the arc of the
-    bases tried over it); apart from that token, none."""
-    from vision.arena.bases import _base_rim_level_apart  # (new in this pass)
-    view, camera, shape = high_view
-    ax, ay = camera.away(X, Y)
-    ox, oy = X - ax * (R + 9.5), Y - ay * (R + 9.5)
-    score = np.zeros(shape, np.float32)
-    _disc(score, view, X, Y, R, 2.0)
-    _disc(score, view, ox, oy, 9.0, 2.0)
-    smooth, regions = cv2.blur(score, (3, 3)), np.zeros(shape, np.int32)
-    assert _base_rim_level(smooth, regions, 0, view, camera, X, Y, R) > 0.5
-    assert _base_rim_level_apart(smooth, regions, 0, view, camera, X, Y, R, [(ox, oy, 9.0)]) == 0.0
-
-
-@pytest.mark.parametrize("turn", [None, -60, -30, 0, 30, 60])
-def test_a_base_rim_with_a_token_against_it_is_still_found(high_view, turn):
-    """A faint base rim (26.5 mm, score 0.5) round where a 35 mm figure's top at the disc leans from,
-    and a 22 mm token lying against that base, towards the camera or up to 60 degrees to either side:
-    the rim is found apart from the token as without it."""
-    from vision.arena.bases import _base_rim_level_apart  # (new in this pass)
-    view, camera, shape = high_view
-    cx, cy, cz = camera.centre_mm
-    shrink = 1.0 / (1.0 + 35.0 / (cz - 35.0))
-    bx, by = cx + (X - cx) * shrink, cy + (Y - cy) * shrink
-    score = np.zeros(shape, np.float32)
-    cv2.circle(score, tuple(int(round(c)) for c in view.to_px(bx, by)), int(round(13.25 * view.px_per_mm)), 0.5, 2)
-    _disc(score, view, X, Y, R, 2.0)
-    others = []
-    if turn is not None:
-        ax, ay = camera.away(bx, by)
-        t = math.atan2(-ay, -ax) + math.radians(turn)
-        ox, oy = bx + math.cos(t) * (13.25 + 11.5), by + math.sin(t) * (13.25 + 11.5)
-        _disc(score, view, ox, oy, 11.0, 2.0)
-        others = [(ox, oy, 11.0)]
-    smooth, regions = cv2.blur(score, (3, 3)), np.zeros(shape, np.int32)
-    alone = _base_rim_level(smooth, regions, 0, view, camera, X, Y, R)
-    assert alone >= 0.4
-    assert _base_rim_level_apart(smooth, regions, 0, view, camera, X, Y, R, others) == pytest.approx(alone)
-
-
-def test_with_no_other_disc_the_level_is_the_plain_ones(high_view):
-    from vision.arena.bases import _base_rim_level_apart  # (new in this pass)
-    view, camera, shape = high_view
-    rng = np.random.default_rng(68)
-    for _ in range(20):
-        score = rng.uniform(0, 1, shape).astype(np.float32)
-        regions = rng.integers(0, 3, shape).astype(np.int32)
-        x, y = rng.uniform(-200, 200), rng.uniform(-70, 70)
-        args = (score, regions, int(rng.integers(0, 3)), view, camera, x, y, rng.uniform(6, 12))
-        assert _base_rim_level_apart(*args, []) == _base_rim_level(*args)
-
-
-@pytest.mark.parametrize("seed", [810235, 810264])
-@pytest.mark.parametrize("with_count", [False, True])
-def test_a_lone_token_beside_another_is_read_a_token(geometry, seed, with_count):
-    """Spec scenes (used, 75-77 degrees up): a lone 15-17 mm token with another token lying against it
-    in front and to the side, their change one region (810235: 15.3 mm and 18.5 mm, S9 and S8; 810264:
-    17.2 mm and 20.2 mm on S1, the fighters off the row). On `main` a doubt, "the object at ... may be a
-    token or a base", without the count (and 810264 with it: one of its two fighters is unsure)."""
+@pytest.mark.xfail(strict=True, reason="the sixty-eighth pass's rule (the rim apart from other discs) was taken out")
+@pytest.mark.parametrize("seed,with_count", [(810235, False), (810264, False), (810264, True)])
+def test_a_lone_token_with_another_against_it_in_front_is_read_a_token(geometry, seed, with_count):
+    """Spec scenes (used, 75-77 degrees up): a lone 15-17 mm token with another token lying in front of it,
+    their change one region (810235: 15.3 mm, an 18.5 mm one 12 mm off; 810264: 17.2 mm, a 20.2 mm one 8
+    mm off, the fighters off the row). The "rim" the front-rim check finds is that other token's change;
+    on `main` a doubt, "the object at ... may be a token or a base" (810264 with the count too: one of its
+    two fighters is unsure)."""
     live, reference, truth, count = spec_scene(seed, geometry)
     reading = read_arena(live, reference, geometry, annotate=False, fighters=count if with_count else None)
     assert reading.ok, reading.error
@@ -115,12 +44,12 @@ def _beside(label):
 
 
 @pytest.mark.parametrize("label", [(67, 0, 15.0, 0, True), (67, 0, 22.0, 0, True), (67, 20, 15.0, 0, True),
-                                   (80, 0, 22.0, 0, False), (74, -20, 22.0, 45, True)])
+                                   (74, 20, 15.0, 0, True), (80, 0, 22.0, 0, False), (74, -20, 22.0, 45, True)])
 def test_a_fighter_with_a_token_against_its_base_is_never_read_away(label):
     """``bench/arena_stacked_tokens.py --set beside``: a fighter on S6, its base the spaces' colour or a
-    shade off the board's, seen from high above, a vivid token lying against its base. The first three
-    are where this pass's rule drops a "rim" that was partly the token's: S6 is never read away, with or
-    without the count (a doubt is honest)."""
+    shade off the board's, seen from high above, a vivid token lying against its base. In the first four
+    the rule tried here dropped the figure's top's "rim" (it took the top for a token; another doubt kept
+    the reading unsure). S6 is never read away, with or without the count (a doubt is honest)."""
     live, reference, geometry, minis, truth = _beside(label)
     for count in (None, len(minis)):
         reading = read_arena(live, reference, geometry, annotate=False, fighters=count)
@@ -128,9 +57,32 @@ def test_a_fighter_with_a_token_against_its_base_is_never_read_away(label):
             assert reading.occupied == truth, (label, count, reading.occupied)
 
 
+@pytest.mark.parametrize("gap", [2.0, 3.5])
+def test_a_fighter_with_a_token_a_few_mm_in_front_of_its_faint_base_is_read(gap):
+    """A fighter on S6 (base 26.5 mm the spaces' colour, a 35 mm figure), 67 degrees up, 20 to the side,
+    a vivid 15 mm token lying ``gap`` mm in front of its base, towards the camera: its figure's top is a
+    token-sized disc, and the base's faint front rim is found in front of it (its faint ring then places
+    the fighter). Read right without the count on `main`; the rule tried here (the rim apart from the
+    token) lost it (a doubt: "a figure standing at (40, 4) mm on S6's outline ...")."""
+    bench = bench_module("arena_stacked_tokens")
+    geometry = load_geometry(bench.LAYOUT)
+    pose = CameraPose(distance_mm=450, elevation_deg=67, azimuth_deg=20)
+    fighter = Miniature(40.0, 2.0, base_mm=26.5, base_bgr=bench.SPACE, figure_bgr=(90, 160, 90), figure_height_mm=35.0)
+    ground = pose.distance_mm * math.cos(math.radians(67))
+    cx, cy = ground * math.sin(math.radians(20)), -ground * math.cos(math.radians(20))
+    towards = math.atan2(cy - 2.0, cx - 40.0)
+    reach = 26.5 / 2 + 7.5 + gap
+    lying = Token(40.0 + reach * math.cos(towards), 2.0 + reach * math.sin(towards), 15.0, 3.0, (200, 40, 180))
+    live = bench.render_scene(bench._scene(pose, (fighter,), (lying,)), geometry)
+    reference = bench.render_scene(bench._scene(pose, seed=99), geometry)
+    reading = read_arena(live, reference, geometry, annotate=False)
+    assert reading.ok, reading.error
+    assert reading.occupied == ("S6",)
+
+
 def test_the_doubted_fighters_of_the_used_range_are_never_read_wrong(geometry):
     """810000-810299's doubts where a fighter's space was missing (bases the board's or the spaces'
-    colour fitted token-sized or between the sizes, touching neighbours, a base not fitted): never a
-    wrong ``ok``, with the count or without."""
+    colour fitted token-sized, between the sizes, too wide or not at all, pinched, touching neighbours
+    one behind the other): never a wrong ``ok``, with the count or without."""
     assert_never_wrong_when_ok([810026, 810028, 810040, 810042, 810063, 810096, 810165, 810176, 810210, 810283],
                                geometry)

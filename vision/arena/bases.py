@@ -465,7 +465,7 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
             within_resting = not _stands_up(mask, view, camera, x, y, r, allowance=_resting_token_reach(camera, x, y))
         if figure is Evidence.UNKNOWN and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:
             # Only where size alone would call it a token (see classify).
-            rim_ahead = front_rim.shows(int(regions[v, u]), view, camera, x, y, r, _other_discs(fits, x, y, r))
+            rim_ahead = front_rim.shows(int(regions[v, u]), view, camera, x, y, r)
             # (Standing up, it is unsure, unless that is a base's behind it: see _stands_up_only_into_a_base.)
             short = _short_behind(difference, mask, view, camera, x, y, r, search)
         # Only where the figure seems plainly there: one close to the board's colour in part may
@@ -1936,10 +1936,7 @@ class _FrontRimCheck:
         self._smooth: np.ndarray | None = None
         self._ring_level: float | None = None
 
-    def shows(self, own_region: int, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
-              others=()) -> bool:
-        """``others``: the discs (x, y, r) fitted round other things (see :func:`_other_discs`); a rim
-        found is looked for again apart from them (see :func:`_base_rim_level_apart`)."""
+    def shows(self, own_region: int, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> bool:
         if self._smooth is None:
             self._smooth = cv2.blur(self._score, (3, 3))  # a rim a few px wide stands out of the noise
         level = _base_rim_level(self._smooth, self._regions, own_region, view, camera, x, y, r)
@@ -1947,8 +1944,6 @@ class _FrontRimCheck:
             return False  # under the floor the level never sinks below, whatever the noise
         if self._ring_level is None:
             self._ring_level = max(_MIN_RING_SCORE, _RING_OVER_NOISE * _noise_level(self._smooth, self._search))
-        if level >= self._ring_level and others:
-            level = _base_rim_level_apart(self._smooth, self._regions, own_region, view, camera, x, y, r, others)
         return level >= self._ring_level
 
 
@@ -2303,32 +2298,6 @@ def _base_rim_level(score, regions, own_region: int, view: BoardView, camera: Ca
     camera must have changed, and not as part of another changed region: a straight line in
     front (a space's outline) follows a base-sized arc over only part of it.
     """
-    return _rim_level(score, regions, own_region, view, camera, x, y, r, ())
-
-
-def _base_rim_level_apart(score, regions, own_region: int, view: BoardView, camera: CameraPosition, x: float,
-                          y: float, r: float, others) -> float:
-    """As :func:`_base_rim_level`, apart from the ``others``: the discs (x, y, r) fitted round other things.
-
-    A token lying beside the disc, joined to its change (the same changed region), is change on most
-    of the front arc of the bases tried whose arc runs over it (spec scenes 810064, 810235, 810264: a
-    lone 15-22 mm token, 75-77 degrees up, another token or a fighter's base beside it in front, the
-    "rim" found that other thing's outline). On a real table two solid things do not overlap: no base
-    stands where it would overlap a disc fitted there by more than two fits may (``BASE_OVERLAP_MM``), so
-    such bases are not tried; and the arc's points on another disc, or on its top (a token's top, a few
-    mm up, shows displaced away from the camera), are that disc's change, no rim: not looked at. A base
-    whose arc is then less than half seen is not tried either (0, as where nothing could be looked at).
-    A real base touching a token keeps most of its front arc clear of it (a 22 mm token touching a 26 mm
-    base covers some 25 degrees either side of where they touch, of the arc's 60), so its rim is still
-    found; nothing else changes what the check asks.
-    """
-    return _rim_level(score, regions, own_region, view, camera, x, y, r, others)
-
-
-def _rim_level(score, regions, own_region: int, view: BoardView, camera: CameraPosition, x: float, y: float,
-               r: float, others) -> float:
-    """:func:`_base_rim_level`'s measure; ``others`` as for :func:`_base_rim_level_apart` (none: that
-    function's, word for word)."""
     cx, cy, cz = camera.centre_mm
     heights = np.arange(MIN_FIGURE_MM, MAX_FIGURE_MM + 1.0, 2.0)
     shrink = 1.0 / (1.0 + heights / np.maximum(cz - heights, 1e-6))
@@ -2353,10 +2322,6 @@ def _rim_level(score, regions, own_region: int, view: BoardView, camera: CameraP
     values = _channel_max(np.where(inside & ((region == 0) | (region == own_region)), np.take(score, at), 0.0))
     # The disc's own blurred outline is no rim: points on it are not looked at.
     usable = (np.hypot(px - x, py - y) > r + 2.5) & inside
-    for ox, oy, orad in others:
-        lx, ly = camera.lean(ox, oy, MAX_TOKEN_THICKNESS_MM)
-        usable &= ((np.hypot(px - ox, py - oy) > orad + 2.5) & (np.hypot(px - ox - lx, py - oy - ly) > orad + 2.5)
-                   & (np.hypot(bx - ox, by - oy) >= np.array(_BASE_RADII_MM)[None, :, None, None] + orad - BASE_OVERLAP_MM))
     usable = usable[..., 0] & usable[..., 1] & usable[..., 2]  # (all three widths: as above)
     looked = usable.sum(axis=2)
     values = np.where(usable, values, np.inf)
