@@ -1,7 +1,7 @@
 """Sixty-eighth pass (a negative result): the front-rim check of a token-sized disc seen from high above
 (is a base's faint front rim in front of it, as round a figure's top over a base the board's colour?)
-finds a "rim" in a lone token's doubt where another token lies against it in front, their change one
-region (810235, 810264). Looking for the rim apart from the other discs fitted settled those two, but
+finds a "rim" in a lone token's doubt where another token lies in front of it, on bases tried that
+would overlap that token (810235, 810264). Looking for the rim apart from the other discs fitted settled those two, but
 also dropped the rim of real fighters with a token lying in front of their faint base (the rim there
 partly that token's change, the rest too faint alone): it lost right readings of such fighters and took
 their figure's top for a token, so it was taken out. These tests pin the diagnosis: the two lone tokens
@@ -22,9 +22,9 @@ from vision.synth.arena_scene import CameraPose, Miniature, Token
 @pytest.mark.xfail(strict=True, reason="the sixty-eighth pass's rule (the rim apart from other discs) was taken out")
 @pytest.mark.parametrize("seed,with_count", [(810235, False), (810264, False), (810264, True)])
 def test_a_lone_token_with_another_against_it_in_front_is_read_a_token(geometry, seed, with_count):
-    """Spec scenes (used, 75-77 degrees up): a lone 15-17 mm token with another token lying in front of it,
-    their change one region (810235: 15.3 mm, an 18.5 mm one 12 mm off; 810264: 17.2 mm, a 20.2 mm one 8
-    mm off, the fighters off the row). The "rim" the front-rim check finds is that other token's change;
+    """Spec scenes (used, 75-77 degrees up): a lone 15-17 mm token with another token lying in front of it
+    (810235: 15.3 mm, an 18.5 mm one 12 mm off; 810264: 17.2 mm, a 20.2 mm one 8 mm off, the fighters off
+    the row). The "rim" the front-rim check finds is on bases tried that would overlap that other token;
     on `main` a doubt, "the object at ... may be a token or a base" (810264 with the count too: one of its
     two fighters is unsure)."""
     live, reference, truth, count = spec_scene(seed, geometry)
