@@ -1,6 +1,6 @@
 """Arena reader on purpose-built scenes of tokens lying one on another: never a fighter with ok:true.
 
-Run: python bench/arena_stacked_tokens.py [--set stacked|front|resting|resting-wide|resting-behind|gap-behind|fighters|all]
+Run: python bench/arena_stacked_tokens.py [--set stacked|front|resting|resting-wide|resting-behind|gap-behind|fighters|beside|all]
 [--with-count] [--jobs J] [-v]
 Read without the fighter count (the offline reader's case), or with ``--with-count`` told how many
 fighters the scene holds (the live service's case in a match): every fighter built into it,
@@ -31,6 +31,11 @@ Each scene is counted as ``ok`` right, ``ok`` WRONG (must be 0) or a doubt:
   the other (the fifty-ninth pass).
 - ``fighters``: a real fighter (base 26.5 mm, vivid or the spaces' colour) on each place and
   pose of ``stacked``: how many are still read (right), as a cost check.
+- ``beside``: a fighter on S6 (base 26.5 mm the spaces' colour or a shade off the board's, a 35 mm
+  figure) seen from 67 to 80 degrees up, so high that its figure's top is a disc like a token, with a
+  vivid 15 or 22 mm token lying against its base (0.5 mm apart) towards the camera or up to 90 degrees
+  to either side of that (180): the token's change joins the base's, on the base's front arc, where
+  the front-rim check looks for that base (the sixty-eighth pass: S6 must never be read away).
 """
 
 from __future__ import annotations
@@ -57,6 +62,8 @@ PLACES = {-80: ("S3",), -40: ("S4",), 40: ("S6",), 80: ("S7",)}
 DIRECTIONS = tuple(range(0, 360, 45))
 #: Close to the spaces' colour (SPACE), a shade lighter.
 FAINT_TOKEN = (128, 150, 168)
+#: The ``beside`` set's other base colour: a shade off the board's (BOARD).
+FAINT_BASE = (142, 162, 178)
 #: The ``gap-behind`` set's other lower token: as vivid as the upper one.
 VIVID_TOKEN = (30, 150, 220)
 
@@ -117,6 +124,17 @@ def jobs(which: str) -> list[tuple]:
                                figure_bgr=(90, 160, 90), figure_height_mm=35.0)
             out.append(("gap-behind", (el, az, offset, angle, gap, lower == FAINT_TOKEN),
                         CameraPose(distance_mm=450, elevation_deg=el, azimuth_deg=az), (behind,), pair, ()))
+    if which in ("beside", "all"):
+        for el, az, size, turn, base in itertools.product((67, 74, 80), AZIMUTHS, (15.0, 22.0), (-90, -45, 0, 45, 90),
+                                                          (SPACE, FAINT_BASE)):
+            pose = CameraPose(distance_mm=450, elevation_deg=el, azimuth_deg=az)
+            fighter = Miniature(40.0, 2.0, base_mm=26.5, base_bgr=base, figure_bgr=(90, 160, 90), figure_height_mm=35.0)
+            ground = pose.distance_mm * math.cos(math.radians(el))
+            cx, cy = ground * math.sin(math.radians(az)), -ground * math.cos(math.radians(az))
+            towards = math.atan2(cy - fighter.y_mm, cx - fighter.x_mm) + math.radians(turn)
+            reach = 26.5 / 2 + size / 2 + 0.5
+            lying = Token(40.0 + reach * math.cos(towards), 2.0 + reach * math.sin(towards), size, 3.0, (200, 40, 180))
+            out.append(("beside", (el, az, size, turn, base == SPACE), pose, (fighter,), (lying,), ("S6",)))
     if which in ("fighters", "all"):
         for el, az, x, base in itertools.product(ELEVATIONS, AZIMUTHS, PLACES, ((40, 40, 160), SPACE)):
             fighter = Miniature(x, 2.0, base_mm=26.5, base_bgr=base, figure_bgr=(90, 160, 90), figure_height_mm=35.0)
@@ -138,7 +156,8 @@ def run_one(job, with_count: bool = False):
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", default="all", choices=("stacked", "front", "resting", "resting-wide", "resting-behind", "gap-behind", "fighters", "all"))
+    parser.add_argument("--set", default="all", choices=("stacked", "front", "resting", "resting-wide", "resting-behind", "gap-behind", "fighters",
+                                                  "beside", "all"))
     parser.add_argument("--with-count", action="store_true",
                         help="tell the reader how many fighters the scene holds, those off every space included")
     parser.add_argument("--jobs", type=int, default=2)
