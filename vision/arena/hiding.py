@@ -278,3 +278,108 @@ def _contact_across_mm(region: np.ndarray, view: BoardView, rect: tuple[float, f
 def _disc(radius_px: float) -> np.ndarray:
     reach = int(round(radius_px))
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+
+
+#: A space's printed outline is measured against the print this far (mm) either side of it: past the
+#: line's blur (its width and the views' smoothing), on the fill and on the board.
+OUTLINE_SIDE_MM = 2.5
+#: Outline points are taken this far apart (mm), and no nearer than this to a corner, where the line
+#: across meets it (its dip there is the crossing's, not the line's).
+_OUTLINE_STEP_MM = 1.0
+_OUTLINE_CORNER_MM = 3.0
+#: A printed line is one whose dip below the fill on each side is at least this (log units): 4 %, some
+#: ten times the smoothed view's noise at 1 px/mm (a channel sum of a few hundred grey levels, noise 2-3.5
+#: per channel before smoothing); half of it, what a line must show live, is still several times that.
+#: (The live dip is not matched to the reference's more closely: a camera moved since, at another
+#: distance and angle, blurs the line otherwise, 630097: 0.7 of the reference's dip.)
+_MIN_LINE_DIP = 0.04
+
+
+class PrintedOutlines:
+    """Where the spaces' printed outlines show in the live view as the reference shows them.
+
+    Why: a base is opaque. A point of the board inside a base's footprint is hidden from every
+    camera (the camera sees the base's wall or top there, or whatever stands in front of it), so
+    it cannot show the board's own print. A printed outline is a thin dark line between the fill on
+    either side: where the live view shows that dip, at the place and of the depth the reference
+    shows it, with the change mask unchanged there, the print itself is seen, and no base covers
+    that point. A base (one surface) over it would show its own colour across the line, no dip.
+
+    Worked out only if asked (``seen``), once per reading: a few samples per mm of outline.
+    ``live_bgr`` and ``reference_bgr`` are the two smoothed top-down views (the dips are measured in
+    logarithms: a lighting change is a smooth gain, which they do not see), ``mask`` the change mask.
+    """
+
+    def __init__(self, live_bgr: np.ndarray, reference_bgr: np.ndarray, mask: np.ndarray, view: BoardView,
+                 geometry: BoardGeometry):
+        self._live, self._reference, self._mask = live_bgr, reference_bgr, mask
+        self.view, self.geometry = view, geometry
+
+    @cached_property
+    def _points(self) -> tuple[np.ndarray, np.ndarray]:
+        """Points along every space's outline (board mm, N x 2) and the unit normal at each."""
+        half = self.geometry.space_mm / 2
+        along = np.arange(-half + _OUTLINE_CORNER_MM, half - _OUTLINE_CORNER_MM + 0.01, _OUTLINE_STEP_MM)
+        points, normals = [], []
+        for sx, sy in self.geometry.spaces.values():
+            for side in (-half, half):
+                points += [np.column_stack([np.full_like(along, sx + side), sy + along]),
+                           np.column_stack([sx + along, np.full_like(along, sy + side)])]
+                normals += [np.tile((1.0, 0.0), (len(along), 1)), np.tile((0.0, 1.0), (len(along), 1))]
+        return np.vstack(points), np.vstack(normals)
+
+    @cached_property
+    def seen(self) -> tuple[np.ndarray, np.ndarray]:
+        """The outline points (board mm, N x 2) where the printed line shows as it is printed, and the
+        outline's unit normal at each (N x 2)."""
+        points, normals = self._points
+        # The logarithm of the channels' sum: a dark channel's noise, blown up by its own logarithm, would
+        # swamp a line's dip (a lighting change is still a gain, nearly the same on the line and the fill).
+        live, reference = (cv2.log(cv2.transform(image, np.ones((1, 3), np.float32)) + 1.0)
+                           for image in (self._live, self._reference))
+
+        def at(image, offset):
+            u, v = self.view.to_px(points[:, 0] + normals[:, 0] * offset, points[:, 1] + normals[:, 1] * offset)
+            return cv2.remap(image, u.astype(np.float32)[None], v.astype(np.float32)[None], cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_REPLICATE)[0]
+
+        def dips(image, shift=0.0):
+            """The line's dip below the fill on each side (two rows): a base over the line and one side
+            shows none on that side, whatever its colour."""
+            middle = at(image, shift)
+            return np.array([at(image, shift - OUTLINE_SIDE_MM) - middle, at(image, shift + OUTLINE_SIDE_MM) - middle])
+
+        printed = dips(reference)
+        # The live view is registered by its markers to within a fraction of a mm: the line may show
+        # that far off where the reference has it. Each point is taken at the shift that matches best.
+        step = 1.0 / self.view.px_per_mm
+        shifted = np.array([dips(live, shift) for shift in (-step, -step / 2, 0.0, step / 2, step)])
+        residual = np.abs(shifted - printed[None]).max(axis=1)
+        best = shifted[residual.argmin(axis=0), :, np.arange(len(points))].T
+        shown = (best >= printed / 2).all(axis=0)
+        line = printed.min(axis=0) >= _MIN_LINE_DIP
+        unchanged = np.ones(len(points), bool)
+        h, w = self._mask.shape
+        for offset in (-OUTLINE_SIDE_MM, 0.0, OUTLINE_SIDE_MM):
+            u, v = self.view.to_px(points[:, 0] + normals[:, 0] * offset, points[:, 1] + normals[:, 1] * offset)
+            u, v = np.clip(np.round(u).astype(int), 0, w - 1), np.clip(np.round(v).astype(int), 0, h - 1)
+            unchanged &= self._mask[v, u] == 0
+        return points[line & unchanged & shown], normals[line & unchanged & shown]
+
+    def cover_seen_print(self, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
+        """For each place (board mm), whether a base standing there would cover print that is seen.
+
+        The smallest base's footprint, less the places' spacing (the fighter stands anywhere within
+        it of a place), must hold an outline point and the fill measured either side of it."""
+        seen, normals = self.seen
+        if not len(seen) or not len(cx):
+            return np.zeros(len(cx), bool)
+        # Within the smallest base wherever the fighter stands within the places' spacing of the place
+        # (half their grid's diagonal): the line and the fill on one side of it (that side shows no dip).
+        reach = MIN_BASE_MM / 2 - HIDE_GRID_MM / math.sqrt(2)
+
+        def within(offset):
+            return np.hypot(cx[:, None] - seen[None, :, 0] - normals[None, :, 0] * offset,
+                            cy[:, None] - seen[None, :, 1] - normals[None, :, 1] * offset) <= reach
+
+        return (within(0.0) & (within(-OUTLINE_SIDE_MM) | within(OUTLINE_SIDE_MM))).any(axis=1)
