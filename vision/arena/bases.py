@@ -24,8 +24,7 @@ import numpy as np
 
 from vision.arena.geometry import BoardGeometry
 from vision.arena.hiding import (BODY_HALF_WIDTH_MM, BODY_HEIGHTS_MM, HIDE_GRID_MM, HIDE_TOP_MM, MIN_BASE_MM, MIN_FIGURE_MM,
-                                 SOLID_OVERLAP_MM, FigureCover, PrintedOutlines, marker_keep_out,
-                                 reaches_covered_marker)
+                                 SOLID_OVERLAP_MM, FigureCover, marker_keep_out, reaches_covered_marker)
 from vision.arena.hiding import _TOUCH_MM as _HAND_TOUCH_MM
 from vision.arena.pose import CameraPosition
 from vision.arena.settings import ArenaSettings
@@ -58,9 +57,6 @@ FIGURE_BREAK_MM = 2
 THICKNESS_BIAS_MM = 0.5
 #: Sizes closer than this (mm) to the token/base cut are not trusted on size alone.
 SIZE_MARGIN_MM = 0.8
-#: A fighter placed by its figure: its base's centre is within this (mm) of where it is placed (a figure
-#: leans a few mm off its base's centre; the reader's ``FIGURE_ONLY_EDGE_MARGIN_MM``, the same premise).
-FIGURE_OFF_ITS_BASE_MM = 6.0
 #: The tallest figure expected (mm): change further behind a base is something else.
 MAX_FIGURE_MM = 70.0
 #: Half the width of a figure's outline in the board view (wider than a base, at most).
@@ -784,15 +780,12 @@ def is_disc(blob: Blob, settings: ArenaSettings) -> bool:
 
 def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry: BoardGeometry,
                  camera: CameraPosition, settings: ArenaSettings, *, expected: int | None = None,
-                 search: np.ndarray | None = None, markers_found: tuple[int, ...] | None = None,
-                 outlines: PrintedOutlines | None = None):
+                 search: np.ndarray | None = None, markers_found: tuple[int, ...] | None = None):
     """The fighters' bases among the blobs, and the doubts that forbid an answer.
 
     ``search`` is where the change mask looks for change (the reader's search mask; made for
     this view and layout if not given). ``markers_found`` are the markers the image was registered
-    by (None: all of them), to tell a hand over a covered one. ``outlines``: where the spaces' printed
-    outlines are seen as printed (see :class:`vision.arena.hiding.PrintedOutlines`), to rule out a base
-    hidden behind a figure on a space's corner; None: such a fighter is not looked for (``_hidden_on_corners``).
+    by (None: all of them), to tell a hand over a covered one.
 
     Every doubt raised here is "there may be one more fighter here": with the number of
     fighters on the board known, and that many clear bases found, none of them can be one.
@@ -912,17 +905,7 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     standing = [b for b in discs if kinds[id(b)] is Kind.UNSURE and _stands_off_the_spaces(b, bases, geometry, camera)]
     cover = FigureCover(mask, view, geometry, camera, looked_at=search)
     solids = [(s.x_mm, s.y_mm, s.radius_mm) for s in bases + tokens if not s.figure_only]
-    hidden = list(_hidden_spaces(mask, view, geometry, camera, bases + standing, cover, solids))
-    # Fighters placed without a crisp rim are solids here too, as the reader places them (only here: the
-    # rule below adds doubts to the others, never takes one): by its base's faint ring, that ring (fitted
-    # as a crisp rim is); by its figure, what of the smallest base is sure to lie under it wherever within
-    # ``FIGURE_OFF_ITS_BASE_MM`` of its figure's foot its centre is.
-    placed = [(b.x_mm, b.y_mm, b.radius_mm if b.base_ring is not None else MIN_BASE_MM / 2 - FIGURE_OFF_ITS_BASE_MM)
-              for b in bases if b.figure_only]
-    if outlines is not None:  # (the reader's views only tell where print is seen: without them, not asked)
-        hidden += _hidden_on_corners(view, geometry, camera, bases + standing, cover, solids + placed, outlines,
-                                     frozenset(space_id for space_id, _ in hidden))
-    for space_id, base in hidden:
+    for space_id, base in _hidden_spaces(mask, view, geometry, camera, bases + standing, cover, solids):
         doubts.append(HidingDoubt(f"the fighter at ({base.x_mm:.0f}, {base.y_mm:.0f}) mm may hide a fighter on {space_id}",
                                   space_id))
     explained = _explained_mask(mask, view, camera, bases + standing, tokens)
@@ -1619,56 +1602,6 @@ def _hidden_spaces(mask, view: BoardView, geometry: BoardGeometry, camera: Camer
                 continue
             if (_disc_coverage(mask, view, sx, sy, _HIDDEN_CHECK_MM) >= 0.3
                     and cover.room(sx, sy, solids=solids, by_base=False)):
-                yield space_id, base
-
-
-def _hidden_on_corners(view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases, cover: FigureCover,
-                       solids, outlines: PrintedOutlines | None, asked):
-    """Spaces no taken fighter holds, some of the square in a figure's corridor, not named by
-    ``_hidden_spaces`` already (``asked``: it asks only spaces whose centre is in the corridor, with
-    change round that centre), where a fighter could stand hidden behind that figure: each (space_id,
-    the fighter in front).
-
-    The forty-fourth pass's blind spot 1: a small fighter on a space's corner, its body wholly in a
-    taller fighter's figure change, explained as that figure. Its figure cannot be told there (see
-    ``_hidden_spaces``), but its base can be ruled out: a base standing at a place hides the print under
-    its footprint, and where the print there is seen (``outlines``: the space's printed outline shows
-    as printed, see :class:`vision.arena.hiding.PrintedOutlines`) no base stands. A place is left when
-    its body shows in change at every height (``FigureCover.places``, the figure only), within that
-    figure's corridor, and its base would cover no print that is seen; the space is a doubt if any place
-    is left. (``select_bases`` asks this only with ``outlines``, which the reader always gives.) A space a taken fighter holds is passed over: one hidden there
-    adds nothing to ``occupied``."""
-    taken = {geometry.space_at(b.x_mm, b.y_mm) for b in bases}
-    half = geometry.space_mm / 2
-    corners = np.array([(dx, dy) for dx in (-half, half) for dy in (-half, half)])
-    for base in bases:
-        ax, ay = camera.away(base.x_mm, base.y_mm)
-        reach = math.hypot(*camera.lean(base.x_mm, base.y_mm, MAX_FIGURE_MM)) + base.radius_mm
-
-        def in_corridor(x, y):
-            along = (x - base.x_mm) * ax + (y - base.y_mm) * ay
-            lateral = np.abs((x - base.x_mm) * ay - (y - base.y_mm) * ax)
-            return (base.radius_mm < along) & (along < reach + base.radius_mm) & (lateral < FIGURE_HALF_WIDTH_MM + 0.15 * along)
-
-        for space_id, (sx, sy) in geometry.spaces.items():
-            if space_id in taken or space_id in asked:
-                continue
-            if not (in_corridor(sx, sy) or in_corridor(sx + corners[:, 0], sy + corners[:, 1]).any()):
-                continue
-            places = cover.places(sx, sy, solids=solids, by_base=False)
-            if not len(places):
-                continue
-            # Hidden behind this fighter's figure: its body shows, at every height, where that figure does
-            # (change elsewhere, round a marker, say, is no figure in front of it).
-            behind = np.ones(len(places), bool)
-            for height in BODY_HEIGHTS_MM:
-                lx, ly = camera.lean(places[:, 0], places[:, 1], height)
-                behind &= in_corridor(places[:, 0] + lx, places[:, 1] + ly)
-            places = places[behind]
-            if len(places) and outlines is not None:
-                places = places[~outlines.cover_seen_print(places[:, 0], places[:, 1])]
-            if len(places):
-                asked = asked | {space_id}
                 yield space_id, base
 
 

@@ -20,7 +20,7 @@ from vision.arena.registration import Registration, StillMarkers, register
 from vision.arena.settings import ArenaSettings
 from vision.arena.bases import (TOKEN_MAX_MM, Blob, FirmDoubt, HidingDoubt, board_noise, change_mask, changed_window,
                                 find_blobs, is_clear_base, select_bases)
-from vision.arena.hiding import PrintedOutlines, base_apart_from_cover, markers_reached, search_mask as _search_mask
+from vision.arena.hiding import base_apart_from_cover, markers_reached, search_mask as _search_mask
 from vision.arena.pose import CameraPosition, camera_position
 from vision.arena.topdown import BoardView, SmoothView, change_between
 
@@ -225,17 +225,14 @@ def _read_registered(image, registration, prepared, geometry, settings, expected
     noise = board_noise(change, search)  # (once: the mask and a token-sized disc standing up both need it)
     mask = change_mask(change, search, noise)
     blobs = find_blobs(change, mask, view, camera, settings, search, noise)
-    # A small fighter hidden behind a figure on a space's corner is ruled out where the printed outline is
-    # seen (the sixty-second and sixty-sixth passes: docs/arena-reader.md).
-    outlines = PrintedOutlines(live.bgr, prepared.smooth.bgr, mask, view, geometry)
-    return _decide(blobs, mask, view, camera, registration, geometry, settings, expected_fighters, search, outlines)
+    return _decide(blobs, mask, view, camera, registration, geometry, settings, expected_fighters, search)
 
 
 def _decide(blobs, mask, view, camera, registration, geometry, settings, expected_fighters,
-            search=None, outlines=None) -> ArenaReading:
+            search=None) -> ArenaReading:
     """The reading from the discs fitted to the change: fighters, their spaces, and the doubts."""
     bases, doubts = select_bases(blobs, mask, view, geometry, camera, settings, expected=expected_fighters,
-                                 search=search, markers_found=registration.markers_found, outlines=outlines)
+                                 search=search, markers_found=registration.markers_found)
     if expected_fighters is not None:
         doubts = _with_fighter_count(bases, doubts, expected_fighters, geometry, settings)
     doubts += _fighters_at_covered_markers(bases, mask, view, camera, geometry, registration.markers_found)
