@@ -1410,6 +1410,10 @@ class TowerAnalyzer:
                     # gap (ring 670004: a second ground contact and a light cube over, a wrong
                     # fail).  A real cube on the table changes the hue over its face.
                     unsure.append((layer, "fringe"))
+                elif count == 1 and len(runs) > 1 and self._background_piece_beside(obs, lo, hi, a, b, cube_px):
+                    # So may a one-cube run of its own beside another whose face changed over less
+                    # than a countable face, the rest a piece of cube colour the reference had there.
+                    unsure.append((layer, "fringe"))
                 for j in range(count):
                     c0 = a + (b - a) * j // count
                     c1 = a + (b - a) * (j + 1) // count
@@ -1547,6 +1551,31 @@ class TowerAnalyzer:
                           bool(boxes), blind_layers, contacts_unsure, contacts_inferred, floating, contacts_unseen,
                           unsure, joined_layers, bool(supports) or bool(filled) or bool(on_top), read_on_average,
                           answered)
+
+    def _background_piece_beside(self, obs: Observation, lo: int, hi: int, a: int, b: int, cube_px: float) -> bool:
+        """Whether the run ``a``..``b`` of the layer band ``lo``..``hi`` may be a piece of cube colour
+        that lay behind the tower in the reference, seen as it was beside a counted cube's edge, and
+        no cube: no stretch of columns that changed by the full threshold (``obs.changed``, with the
+        faces read by likeness) makes a countable face (0.4 widths), while over most of the run
+        the reference already had a cube colour.
+
+        A cube set before a piece of its own colour changes that piece only a little (the pixel
+        vote lets cube colour count there on half the change threshold), so a run whose face did
+        not change may be a camouflaged cube -- or the piece itself, unchanged but for a neighbour's
+        blurred edge, a misregistered pixel or its shadow (ring 905053, a camera 18 cm away and 10
+        degrees up, nudged 4 px: a light supply cube behind the right column, its unhidden 3 mm
+        beside the column's lit 2 mm side face made a 5.5 mm run, counted as a seventh light cube
+        of six, a wrong fail at 0.75).  Which, the view cannot say: maybe no cube, like a fringe."""
+        band = slice(lo, hi)
+        if hi <= lo or b <= a:
+            return False
+        # A face is whole: the widest stretch of columns changed over half the band.
+        changed_cols = obs.changed[band, a:b].mean(axis=0) >= 0.5
+        widest = max((c1 - c0 for c0, c1 in _runs(changed_cols, max_gap=0)), default=0)
+        if _cubes_in(widest / cube_px) > 0:
+            return False
+        behind = np.logical_or(*self._reference_colours(obs.view))[band, a:b]
+        return bool(behind.mean() >= 0.5)
 
     def _unread_heavy_faces(self, obs: Observation, pieces: list[tuple[int, int]], face_rows: slice,
                             reach: int, cube_px: float) -> list[tuple[int, int]]:
