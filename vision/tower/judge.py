@@ -1410,9 +1410,13 @@ class TowerAnalyzer:
                     # gap (ring 670004: a second ground contact and a light cube over, a wrong
                     # fail).  A real cube on the table changes the hue over its face.
                     unsure.append((layer, "fringe"))
-                elif count == 1 and len(runs) > 1 and self._background_piece_beside(obs, lo, hi, a, b, cube_px):
-                    # So may a one-cube run of its own beside another whose face changed over less
-                    # than a countable face, the rest a piece of cube colour the reference had there.
+                elif (count == 1 and any(_cubes_in((b1 - a1) / cube_px) and max(a1 - b, a - b1) < cube_px
+                                         for a1, b1 in runs if (a1, b1) != (a, b))
+                      and self._background_piece_beside(obs, lo, hi, a, b, cube_px)):
+                    # So may a one-cube run of its own beside a run that counts a cube, whose face
+                    # changed over less than a countable face, the rest a piece of cube colour the
+                    # reference had there.  (Beside a piece too narrow to count, the run is the
+                    # one cube the two pieces make: its doubt is theirs already.)
                     unsure.append((layer, "fringe"))
                 for j in range(count):
                     c0 = a + (b - a) * j // count
