@@ -347,29 +347,18 @@ def _capped_difference(difference: np.ndarray | DifferenceByRows, mask: np.ndarr
     the mask as it is (numpy's copyto needs it made boolean first, a pass of its own)."""
     out = scratch("capped difference", mask.shape, np.float32)
     if isinstance(difference, DifferenceByRows):
-        return difference.then(lambda values, window: cv2.copyTo(values, mask[window], dst=cv2.min(values, _QUIET_DIFFERENCE * 4)),
+        return difference.then(lambda values, rows: cv2.copyTo(values, mask[rows], dst=cv2.min(values, _QUIET_DIFFERENCE * 4)),
                                out=out)
     return cv2.copyTo(difference, mask, dst=cv2.min(difference, _QUIET_DIFFERENCE * 4, dst=out))
 
 
-def _along_rays(difference: np.ndarray | DifferenceByRows, map_u: np.ndarray, map_v: np.ndarray,
-                rays_per_window: int | None = None) -> np.ndarray:
-    """The difference sampled (bilinear) at the rays' points, 0 off the view. Worked out by windows:
-    first the rows and columns the samples' 2x2 neighbourhoods reach, up to two past the highest
-    sample's (OpenCV 4 rounds a sample to 1/32 px: a hair under a row or column reads that one and
-    the next), and one under the lowest's (not needed by either stack: a margin). One window round
-    all the rays, or, given ``rays_per_window``, one round each run of that many rows of the maps
-    (each seed's rays: seeds far apart leave the board between them unworked)."""
+def _along_rays(difference: np.ndarray | DifferenceByRows, map_u: np.ndarray, map_v: np.ndarray) -> np.ndarray:
+    """The difference sampled (bilinear) at the rays' points, 0 off the view. Worked out by rows:
+    first the rows the samples' 2x2 neighbourhoods reach, up to two past the highest sample's
+    (OpenCV 4 rounds a sample to 1/32 px: a hair under a row reads that row and the next), and one
+    under the lowest's (not needed by either stack: a margin)."""
     if isinstance(difference, DifferenceByRows):
-        runs = len(map_u) // rays_per_window if rays_per_window and len(map_u) % rays_per_window == 0 else 1
-        shape = (runs, -1)
-        top = np.floor(map_v.reshape(shape).min(axis=1)).astype(int) - 1
-        bottom = np.floor(map_v.reshape(shape).max(axis=1)).astype(int) + 3
-        left = np.floor(map_u.reshape(shape).min(axis=1)).astype(int) - 1
-        right = np.floor(map_u.reshape(shape).max(axis=1)).astype(int) + 3
-        for window in zip(top.tolist(), bottom.tolist(), left.tolist(), right.tolist()):
-            values = difference.window(*window)
-        difference = values
+        difference = difference.rows(int(math.floor(float(map_v.min()))) - 1, int(math.floor(float(map_v.max()))) + 3)
     return cv2.remap(difference, map_u, map_v, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
 
 
@@ -2683,7 +2672,7 @@ def _rim_points(difference, mask, view: BoardView, seeds, camera: CameraPosition
     du, dv = np.cos(angles), np.sin(angles)
     map_u = (us[:, None, None] + du[:, :, None] * steps[None, None, :] * ppm).astype(np.float32).reshape(-1, len(steps))
     map_v = (vs[:, None, None] + dv[:, :, None] * steps[None, None, :] * ppm).astype(np.float32).reshape(-1, len(steps))
-    profiles = _along_rays(difference, map_u, map_v, rays_per_window=len(_RAY_ANGLES))
+    profiles = _along_rays(difference, map_u, map_v)
     profiles = cv2.blur(profiles, (3, 1))  # along the rays only: steadier ramps
     inside = cv2.remap(mask, map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     all_distances, all_tiered = _rim_distances(profiles, inside)

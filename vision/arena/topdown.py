@@ -180,23 +180,15 @@ class Change:
 #: width starts a multiple of 32 values (and of 64 bytes) into the view, so every cv2 pass over
 #: it meets each value at the same place in its SIMD loop, and tail, as a pass over the whole view.
 _DIFFERENCE_BAND_ROWS = 16
-#: Columns of a tile: a band is worked out by tiles of at least this many columns (the last takes
-#: the columns left over), where the rays ask for a window of it (see :meth:`DifferenceByRows.window`).
-#: Every pass is per pixel; the only one not exact in IEEE arithmetic is ``cv2.exp``, whose SIMD loop
-#: runs over a row of a window of 32 or more values whole (its last vector overlapping, not a scalar
-#: tail, on any vector width up to 16 floats): the same arithmetic per value as over whole bands.
-_DIFFERENCE_TILE_COLUMNS = 32
 
 
 class DifferenceByRows:
-    """:func:`change_between`'s linear difference, worked out tile by tile (bands of rows, cut in
-    columns) as asked for.
+    """:func:`change_between`'s linear difference, worked out band by band of rows as asked for.
 
     Only the rim fits' and outline rays' samples read it (some 25 % of the view, round the change):
     the rest is never worked out. Per pixel the very same operations as over the whole view (see
-    ``_DIFFERENCE_BAND_ROWS`` and ``_DIFFERENCE_TILE_COLUMNS``), so the values are the same to the
-    bit. It reads the live view it was made from when asked: made from a live view in scratch, it is
-    used up within the read too.
+    ``_DIFFERENCE_BAND_ROWS``), so the values are the same to the bit. It reads the live view it
+    was made from when asked: made from a live view in scratch, it is used up within the read too.
     """
 
     def __init__(self, live_bgr: np.ndarray, relit_log: np.ndarray, luma: np.ndarray, *, finish=None,
@@ -205,42 +197,26 @@ class DifferenceByRows:
         self.shape = luma.shape
         h, w = self.shape
         self._band = _DIFFERENCE_BAND_ROWS if w % 2 == 0 else h  # (an odd width: the whole view at once)
-        # Tiles' columns: multiples of _DIFFERENCE_TILE_COLUMNS, the last to the view's edge.
-        tiles = max(1, w // _DIFFERENCE_TILE_COLUMNS) if w % 2 == 0 else 1
-        self._tile = _DIFFERENCE_TILE_COLUMNS if tiles > 1 else w
-        self._last_tile = tiles - 1
         self._finish = finish
         self._values = np.empty(self.shape, np.float32) if out is None else out
-        self._done = np.zeros((-(-h // self._band), tiles), bool)
+        self._done = np.zeros(-(-h // self._band), bool)
 
     def then(self, finish, out: np.ndarray | None = None) -> "DifferenceByRows":
-        """The difference with ``finish(values, window)`` applied to each window as it is worked out
-        (per pixel only: it is given the window's (rows, columns) slices of the view), into ``out``
-        if given."""
+        """The difference with ``finish(values, rows)`` applied to each band as it is worked out
+        (per pixel only: it is given the band's rows of the view), into ``out`` if given."""
         return DifferenceByRows(*self._inputs, finish=finish, out=out)
 
     def rows(self, start: int, stop: int) -> np.ndarray:
         """The view-sized array with (at least) rows ``start`` to ``stop`` - 1 worked out."""
-        return self.window(start, stop, 0, self.shape[1])
-
-    def window(self, top: int, bottom: int, left: int, right: int) -> np.ndarray:
-        """The view-sized array with (at least) rows ``top`` to ``bottom`` - 1 of columns ``left``
-        to ``right`` - 1 worked out (clipped to the view; the rest may be anything)."""
-        h, w = self.shape
-        top, bottom, left, right = max(0, top), min(h, bottom), max(0, left), min(w, right)
-        if top >= bottom or left >= right:
-            return self._values
-        first, last = top // self._band, -(-bottom // self._band)
-        lo, hi = min(left // self._tile, self._last_tile), min(-(-right // self._tile), self._last_tile + 1)
-        todo = ~self._done[first:last, lo:hi]
-        if todo.any():
-            # The tiles from the first not yet worked out to the last, at once (any done between
-            # them comes out the same again): one set of passes, not one per tile.
-            bands, tiles = np.nonzero(todo)
-            b0, b1, t0, t1 = first + bands.min(), first + bands.max() + 1, lo + tiles.min(), lo + tiles.max() + 1
-            self._work_out(slice(b0 * self._band, min(h, b1 * self._band)),
-                           slice(t0 * self._tile, w if t1 > self._last_tile else t1 * self._tile))
-            self._done[b0:b1, t0:t1] = True
+        h = self.shape[0]
+        first, last = max(0, start) // self._band, -(-min(h, stop) // self._band)
+        todo = np.flatnonzero(~self._done[first:last])
+        if len(todo):
+            # From the first band not yet worked out to the last, at once (any done between them
+            # comes out the same again): one set of passes, not one per band.
+            rows = slice((first + todo[0]) * self._band, min(h, (first + todo[-1] + 1) * self._band))
+            self._work_out(rows)
+            self._done[first + todo[0]:first + todo[-1] + 1] = True
         return self._values
 
     def colours(self) -> tuple[np.ndarray, np.ndarray]:
@@ -250,20 +226,16 @@ class DifferenceByRows:
         live_bgr, relit_log, _ = self._inputs
         return cv2.add(live_bgr, _LOG_OFFSET), cv2.exp(relit_log)
 
-    def _work_out(self, rows: slice, columns: slice) -> None:
-        live_bgr, relit_log, luma = (array[rows, columns] for array in self._inputs)
-        # change_between's passes for the outline, on this window. A shadow's darkening is taken out
+    def _work_out(self, rows: slice) -> None:
+        live_bgr, relit_log, luma = (array[rows] for array in self._inputs)
+        # change_between's passes for the outline, on these rows. A shadow's darkening is taken out
         # first (the reference dimmed as much as this pixel, up to a shadow's worth), or a shadow
         # beside a base would widen it.
         shade = cv2.exp(np.clip(luma, -DARKENING_CHANGE, 0.0))
         relit = cv2.subtract(cv2.exp(relit_log), _LOG_OFFSET)  # the reference under the new light, clipped
         shaded = cv2.multiply(relit, cv2.cvtColor(shade, cv2.COLOR_GRAY2BGR))
-        # (The channels' maximum of planes of the window's own: scratch arrays are kept by shape,
-        # and windows come in many.)
-        first, second, third = cv2.split(cv2.absdiff(live_bgr, shaded, dst=shaded))
-        difference = cv2.max(cv2.max(first, second, dst=first), third, dst=first)
-        window = rows, columns
-        self._values[window] = difference if self._finish is None else self._finish(difference, window)
+        difference = _channel_max(cv2.absdiff(live_bgr, shaded, dst=shaded))
+        self._values[rows] = difference if self._finish is None else self._finish(difference, rows)
 
 
 def change_between(live: SmoothView, reference: SmoothView, usable: np.ndarray) -> Change:
