@@ -948,6 +948,13 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     if expected is not None and len(bases) < expected:
         bases += _standing_in_for(expected - len(bases), blobs, bases, geometry, camera, settings)
     if expected is not None:
+        # A fighter taken on a space (by its look or for the count) with a clear base right behind it,
+        # left unsure only by the change that fighter makes, on another space or on none: the count says
+        # how many fighters there are, not which of the two it is (the sixty-fourth pass).
+        doubts += [FirmDoubt(f"the fighter at ({taken.x_mm:.0f}, {taken.y_mm:.0f}) mm may be the base at "
+                             f"({other.x_mm:.0f}, {other.y_mm:.0f}) mm behind it, on another space")
+                   for taken, other in _clear_bases_behind_on_another_space(bases, discs, geometry, camera, settings)]
+    if expected is not None:
         # With the count known, the token in front of a taken base is a token: were it a
         # fighter (a base the board's colour), a fighter would be missing from the count.
         for token in front_tokens:
@@ -996,6 +1003,57 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
         doubts.append(FirmDoubt(f"change in {len(unexplained)} places that no base, figure or token explains "
                                 "(the light may have changed)"))
     return sorted(bases, key=lambda b: b.x_mm), doubts
+
+
+def _clear_bases_behind_on_another_space(bases: list[Blob], discs, geometry: BoardGeometry, camera: CameraPosition,
+                                         settings: ArenaSettings) -> list[tuple[Blob, Blob]]:
+    """(a fighter taken on a space, a clear base not taken standing right behind it on another space or
+    on none): the count cannot tell which of the two is the fighter it counts.
+
+    The one behind is a clear solid base by its own look (crisp, a base's size, changed all over, one
+    step from the board) with its figure on it (it stands up, or its far outline runs on), and all that
+    leaves it unsure is the change just in front of it, which lies on the taken fighter or where that
+    fighter's figure shows. A figure standing on the taken disc would show there too, so the one behind
+    is no fighter of its own only if it is that figure. It is not where nothing of a figure can reach it:
+
+    - seen from so high that a figure stays over its base (``Evidence.UNKNOWN`` on the taken disc), a
+      solid disc right behind it is no part of its figure but a base of its own (as
+      ``_seen_base_behind_on_another_space`` says of a stand-in that stands up);
+    - a figure's worth of change stands on the one behind (``Evidence.YES``, standing up): nothing stands
+      behind a figure's top (as ``_stands_on_its_own`` says, there with nothing in front of it).
+
+    Then either may be the fighter: the taken disc with the one behind a second thing, or the one behind
+    with the taken disc something flat lying in front of it (two tokens resting one on the other fitted
+    base-sized, a fighter 3-6 mm behind them off the row: the ``gap-behind`` built set, 61-80 degrees up;
+    ``front`` and ``resting-behind``, 40-55 degrees up, with the fighter's figure plainly on it). Without the
+    count the one behind changes no space and raises no doubt; with it, the count "settles" the doubt on the
+    space in front, a guess between the two places. (Spec scene 12393, 39 degrees up: a fighter's figure
+    fitted a crisp 27.3 mm disc behind its S3 base, only part of a figure's worth on it: that disc is its
+    figure, and the count still places the fighter.)
+    """
+    pairs = []
+    for taken in bases:
+        space = geometry.space_at(taken.x_mm, taken.y_mm)
+        if space is None:
+            continue
+        lx, ly = camera.lean(taken.x_mm, taken.y_mm, MAX_FIGURE_MM)
+        for other in discs:
+            if (any(other is b for b in bases) or any(_overlapping(other, b) or _near_any(other, [b]) for b in bases)
+                    or other.fit_error_mm > CRISP_RIM_MM or not _solid_base_but_for_change_ahead(other, settings)
+                    or _base_carrying_change_on(other, settings) is not other
+                    or geometry.space_at(other.x_mm, other.y_mm) == space
+                    or not _on_figure_line(other, [taken], camera)):
+                continue
+            if taken.figure is Evidence.UNKNOWN:
+                if not (other.stands_up or other.runs_on_behind):
+                    continue
+            elif not (other.figure is Evidence.YES and other.stands_up):
+                continue
+            left = [p for p in other.ahead_points
+                    if _distance_to_segment(p[0] - taken.x_mm, p[1] - taken.y_mm, lx, ly) >= taken.radius_mm + 2.5]
+            if len(left) <= MAX_CHANGE_AHEAD * other.ahead_looked:
+                pairs.append((taken, other))
+    return pairs
 
 
 def _solid_bases_overlapping(bases: list[Blob], discs, settings: ArenaSettings) -> list[tuple[Blob, Blob]]:
