@@ -174,9 +174,14 @@ copy_source() {
     note "from $SOURCE_DIR"
     run rm -rf "$ROOT$SRC_COPY"
     run install -d -m 0755 "$ROOT$SRC_COPY"
-    note "+ tar -C $SOURCE_DIR -cf - . | tar -C $ROOT$SRC_COPY -xf -   (without .git, .venv, data, build output)"
+    note "+ tar -C $SOURCE_DIR -cf - . | tar -C $ROOT$SRC_COPY -xf -   (without .git, virtual environments, data, build and test output)"
     if [ "$DRY_RUN" -eq 1 ]; then return; fi
-    tar -C "$SOURCE_DIR" --exclude=./.git --exclude=./.venv --exclude=./data --exclude=./build \
+    # Any virtual environment in the checkout (a directory holding pyvenv.cfg, whatever its name:
+    # the README's .venv, CI's .venv-pi) is hundreds of MB the service never uses, and copying it
+    # takes long enough for a running test or build to change the tree under tar ("file changed
+    # as we read it" fails the install).
+    tar -C "$SOURCE_DIR" --exclude=./.git --exclude=./.venv --exclude-tag-all=pyvenv.cfg \
+        --exclude=./data --exclude=./build --exclude=./test-artifacts \
         --exclude='*.egg-info' --exclude=__pycache__ --exclude=.pytest_cache --exclude=.hypothesis \
         -cf - . | tar -C "$ROOT$SRC_COPY" -xf -
 }

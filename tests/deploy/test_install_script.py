@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import stat
 import subprocess
 from pathlib import Path
@@ -180,6 +181,29 @@ def test_running_from_the_installed_copy_does_not_delete_it(installed):
     proc = run_script("install.sh", "--only", "source", root=root, deploy_dir=copy / "deploy")
     assert "running from the installed copy: keeping it as it is" in proc.stdout
     assert (copy / "deploy/install.sh").is_file() and (copy / "pyproject.toml").is_file()
+
+
+def test_the_source_copy_leaves_out_virtual_environments_and_test_output(pi_root, tmp_path):
+    # A checkout as CI and the README leave it: venvs under any name, screenshots from the browser tests.
+    checkout = tmp_path / "checkout"
+    shutil.copytree(DEPLOY, checkout / "deploy")
+    (checkout / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    for venv in (".venv", ".venv-pi", "env"):
+        (checkout / venv / "lib").mkdir(parents=True)
+        (checkout / venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+        (checkout / venv / "lib/big.bin").write_bytes(b"0" * 1024)
+    (checkout / "test-artifacts/e2e").mkdir(parents=True)
+    (checkout / "test-artifacts/e2e/shot.png").write_bytes(b"png")
+    (checkout / "environment").mkdir()
+    (checkout / "environment/notes.txt").write_text("kept: a directory, not a venv")
+
+    run_script("install.sh", "--only", "dirs,source", root=pi_root, deploy_dir=checkout / "deploy")
+
+    copy = pi_root / "opt/knockdown/src"
+    assert (copy / "pyproject.toml").is_file() and (copy / "deploy/install.sh").is_file()
+    assert (copy / "environment/notes.txt").is_file()
+    for left_out in (".venv", ".venv-pi", "env", "test-artifacts"):
+        assert not (copy / left_out).exists(), left_out
 
 
 def test_a_changed_unit_is_reinstalled(installed):
