@@ -2325,6 +2325,8 @@ _SHADOW_REACH_MM = 12.0
 #: Half the width (mm) a shadow must have somewhere past that reach: the narrowest figure (12 mm) casts
 #: one at least that wide; half of it again for the shadow's soft edges.
 _SHADOW_HALF_WIDTH_MM = 3.0
+#: How near (mm) the disc's own changed region a shadow's pixel must come to be joined to it.
+_SHADOW_JOIN_MM = 3.0
 #: How much darker (in the bare board's spread of the smoothed brightness change) a shadow's pixel is.
 _SHADOW_OVER_NOISE = 4.0
 #: How far round the disc (mm past its rim) a shadow is looked for; one reaching further is the light.
@@ -2343,11 +2345,12 @@ def _casts_a_long_shadow(luma: np.ndarray, level: float, mask: np.ndarray, searc
     disc, tens of mm across the board. ``luma``: the brightness change (live / relit reference less 1,
     smoothed); ``level``: under it a pixel is darker than bare board is (the bare board's median, less
     ``_SHADOW_OVER_NOISE`` of its spread). The shadow: the darker pixels (changed nowhere else, where change
-    can be seen) joined to the disc's outline (1-3 mm past its rim); each such stretch that reaches no
-    other changed region (the shadow of what stands there, which may fall by a token), nor the window's
-    edge or where change cannot be seen (a change of the light, not a shadow), and runs out further than
-    ``_SHADOW_REACH_MM`` past the rim, is something tall's. A doubt, never a fighter: with no shadow (a
-    diffuse light) it says nothing.
+    can be seen) joined to the disc's outline (within ``_SHADOW_JOIN_MM`` of its own changed region); each
+    such stretch that reaches no other changed region (the shadow of what stands there, which may fall by a
+    token), nor the window's edge or where change cannot be seen (a change of the light, not a shadow), and
+    that is still a shadow's width (``_SHADOW_HALF_WIDTH_MM`` either side) further than ``_SHADOW_REACH_MM``
+    past the rim, is something tall's (a base's side, a thin crescent round its front, is not). A doubt,
+    never a fighter: with no shadow (a diffuse light) it says nothing.
     """
     ppm = view.px_per_mm
     h, w = luma.shape
@@ -2364,7 +2367,12 @@ def _casts_a_long_shadow(luma: np.ndarray, level: float, mask: np.ndarray, searc
         return False
     gu, gv = np.meshgrid(np.arange(u0, u1), np.arange(v0, v1))
     distance = np.hypot(gu - view.to_px(x, y)[0], gv - view.to_px(x, y)[1]) / ppm - r
-    joined = np.unique(labels[(distance >= 1.0) & (distance <= 3.0) & dark])
+    # Joined to its outline: within _SHADOW_JOIN_MM of the disc's own changed region (a soft shadow's edge
+    # and the outline's blur lie between them).
+    side = 2 * int(math.ceil(_SHADOW_JOIN_MM * ppm)) + 1
+    own_change = (changed & (regions[win] == own_region)).astype(np.uint8)
+    near_own = cv2.dilate(own_change, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))) > 0
+    joined = np.unique(labels[near_own & dark])
     joined = joined[joined > 0]
     if not len(joined):
         return False
