@@ -2325,6 +2325,9 @@ _SHADOW_REACH_MM = 12.0
 #: Half the width (mm) a shadow must have somewhere past that reach: the narrowest figure (12 mm) casts
 #: one at least that wide; half of it again for the shadow's soft edges.
 _SHADOW_HALF_WIDTH_MM = 3.0
+#: How far past its rim (mm) a disc's own change may run (its blur, a figure's top's far side): change
+#: joined to it further out is something else's.
+_SHADOW_OWN_MM = 8.0
 #: How near (mm) the disc's own changed region a shadow's pixel must come to be joined to it.
 _SHADOW_JOIN_MM = 3.0
 #: How much darker (in the bare board's spread of the smoothed brightness change) a shadow's pixel is.
@@ -2346,8 +2349,8 @@ def _casts_a_long_shadow(luma: np.ndarray, level: float, mask: np.ndarray, searc
     smoothed); ``level``: under it a pixel is darker than bare board is (the bare board's median, less
     ``_SHADOW_OVER_NOISE`` of its spread). The shadow: the darker pixels (changed nowhere else, where change
     can be seen) joined to the disc's outline (within ``_SHADOW_JOIN_MM`` of its own changed region); each
-    such stretch that reaches no other changed region (the shadow of what stands there, which may fall by a
-    token), nor the window's edge or where change cannot be seen (a change of the light, not a shadow), and
+    such stretch that comes within a base's radius of no other changed region (the shadow of what stands
+    there, which may fall by a token; a base the board's colour shows only by its figure), nor the window's edge or where change cannot be seen (a change of the light, not a shadow), and
     that is still a shadow's width (``_SHADOW_HALF_WIDTH_MM`` either side) further than ``_SHADOW_REACH_MM``
     past the rim, is something tall's (a base's side, a thin crescent round its front, is not). A doubt,
     never a fighter: with no shadow (a diffuse light) it says nothing.
@@ -2370,14 +2373,21 @@ def _casts_a_long_shadow(luma: np.ndarray, level: float, mask: np.ndarray, searc
     # Joined to its outline: within _SHADOW_JOIN_MM of the disc's own changed region (a soft shadow's edge
     # and the outline's blur lie between them).
     side = 2 * int(math.ceil(_SHADOW_JOIN_MM * ppm)) + 1
-    own_change = (changed & (regions[win] == own_region)).astype(np.uint8)
+    own_change = (changed & (regions[win] == own_region) & (distance <= _SHADOW_JOIN_MM)).astype(np.uint8)
     near_own = cv2.dilate(own_change, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))) > 0
     joined = np.unique(labels[near_own & dark])
     joined = joined[joined > 0]
     if not len(joined):
         return False
-    # What each stretch touches (one px round it): other changed regions, the window's edge, the unseen.
-    other = changed & (regions[win] != own_region)
+    # What each stretch touches (one px round it): the window's edge, the unseen; and other change within a
+    # base's radius of it (``LARGEST_BASE_MM`` / 2): what stands there may cast it. A fighter whose base is
+    # the board's colour changes the view only at its figure, and its shadow starts at its base's rim, up to
+    # a base's radius from that change across the base's unchanged top (used 780086: a token 6 mm from such
+    # a base, in its fighter's shadow).
+    side = 2 * int(math.ceil(LARGEST_BASE_MM / 2 * ppm)) + 1
+    # (Other change: past the disc's own outline, in its region or not: a base's change may join a token's.)
+    other = cv2.dilate((changed & ((regions[win] != own_region) | (distance > _SHADOW_OWN_MM))).astype(np.uint8),
+                       cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))) > 0
     edge = np.zeros(dark.shape, bool)
     edge[0, :] = edge[-1, :] = edge[:, 0] = edge[:, -1] = True
     stop = other | edge | ~search[win]
