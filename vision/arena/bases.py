@@ -286,6 +286,10 @@ class Blob:
     #: a figure's base would stand, more than the same band shows anywhere on bare board in the view (see
     #: ``_tinted_in_front``): never a token. Measured only on such discs.
     tinted_in_front: bool = False
+    #: Such a disc (no wide faint ring, no faint skirt, no tint in front) from whose outline a shadow runs
+    #: out further than anything a token's thickness could cast, joined to no other change (see
+    #: ``_casts_a_long_shadow``): something tall stands there; never a token. Measured only on such discs.
+    long_shadow: bool = False
     #: ``pinched_mm`` measured on a crisp base-sized disc seen from high above that stands up with a base
     #: right behind it (see ``_bases_behind``), where its standing up may be that base's and its size alone
     #: then decides (see ``_one_behind_the_other``, ``classify``; its near rays alone count where the far
@@ -504,6 +508,11 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                 # the band where its base would stand, that base's colour still shows.
                 blob = replace(blob, tinted_in_front=tint_check.in_front(
                     view, camera, x, y, r, int(regions[v, u]), regions, _other_discs(fits, x, y, r)))
+            if not blob.wide_faint_ring and not blob.faint_skirt and not blob.tinted_in_front:
+                # A base the very colour of its space, its figure's top fitted as the disc (fresh 840209:
+                # a dark 37 mm figure's shoulders, 74 degrees up, fitted a crisp 15.7 mm disc): no
+                # trace of its base in colour, but the figure's shadow runs out from the disc.
+                blob = replace(blob, long_shadow=tint_check.long_shadow(view, x, y, r, int(regions[v, u]), regions))
         blobs.append(blob)
     discs = [b for b in blobs if is_disc(b, settings)]
     for i, blob in enumerate(blobs):
@@ -703,6 +712,8 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.UNSURE  # something faint and wider round it, too faint for a ring: a base?
         if blob.tinted_in_front:
             return Kind.UNSURE  # a faint colour of its own in front of it, where a figure's base would be
+        if blob.long_shadow:
+            return Kind.UNSURE  # a shadow from it longer than a token's thickness casts: something tall
         return Kind.TOKEN
     if blob.figure is Evidence.YES and blob.ahead > MAX_CHANGE_AHEAD:
         return Kind.UNSURE  # a figure's head, its own base nearer the camera, is no base
@@ -2255,6 +2266,7 @@ class _TintInFrontCheck:
     def __init__(self, difference, mask: np.ndarray, search: np.ndarray):
         self._difference, self._mask, self._search = difference, mask, search
         self._prepared: tuple | None = None
+        self._shade: tuple | None = None
 
     def in_front(self, view: BoardView, camera: CameraPosition, x: float, y: float, r: float, own_region: int,
                  regions: np.ndarray, others) -> bool:
@@ -2270,6 +2282,28 @@ class _TintInFrontCheck:
             near = cv2.dilate((self._mask > 0).astype(np.uint8), np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
             self._prepared = live, relit, tint, self._search & (near == 0)
         return _tinted_in_front(*self._prepared, self._search, view, camera, x, y, r, own_region, regions, others)
+
+    def long_shadow(self, view: BoardView, x: float, y: float, r: float, own_region: int, regions: np.ndarray) -> bool:
+        if not isinstance(self._difference, DifferenceByRows):
+            return False
+        if self._shade is None:
+            live, relit = self._difference.colours()
+            # The brightness change alone (the mean over the channels of live / relit reference, less 1),
+            # smoothed over a few px: a shadow is wide, the noise is not.
+            luma = cv2.transform(cv2.divide(live, relit), np.full((1, 3), 1 / 3, np.float32)) - np.float32(1.0)
+            luma = cv2.blur(luma, (3, 3))
+            reach = int(math.ceil(_TINT_BARE_MM * view.px_per_mm))
+            near = cv2.dilate((self._mask > 0).astype(np.uint8), np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
+            bare = luma[self._search & (near == 0)]
+            if bare.size < 100:
+                self._shade = (luma, None)
+            else:
+                spread = 1.4826 * float(np.median(np.abs(bare - np.median(bare))))
+                self._shade = (luma, float(np.median(bare)) - _SHADOW_OVER_NOISE * spread)
+        luma, level = self._shade
+        if level is None:
+            return False
+        return _casts_a_long_shadow(luma, level, self._mask, self._search, regions, view, x, y, r, own_region)
 
 
 def _tinted_in_front(live: np.ndarray, relit: np.ndarray, tint: np.ndarray, bare: np.ndarray, search: np.ndarray,
@@ -2340,6 +2374,93 @@ def _tinted_in_front(live: np.ndarray, relit: np.ndarray, tint: np.ndarray, bare
         return False
     null = _tint_left(mean_tint[places], own)
     return level > float(null.max())
+
+
+#: How far past a token-sized disc's rim (mm) a shadow joined to it must run to be more than a token's:
+#: the thickest token (``MAX_TOKEN_THICKNESS_MM``) under a lamp as low as 35 degrees casts its shadow
+#: 6 / tan(35) = 8.6 mm past its rim, with some 3 mm of the shadow's softness.
+_SHADOW_REACH_MM = 12.0
+#: Half the width (mm) a shadow must have somewhere past that reach: the narrowest figure (12 mm) casts
+#: one at least that wide; half of it again for the shadow's soft edges.
+_SHADOW_HALF_WIDTH_MM = 3.0
+#: How far past its rim (mm) a disc's own change may run (its blur, a figure's top's far side): change
+#: joined to it further out is something else's.
+_SHADOW_OWN_MM = 8.0
+#: How near (mm) the disc's own changed region a shadow's pixel must come to be joined to it.
+_SHADOW_JOIN_MM = 3.0
+#: How much darker (in the bare board's spread of the smoothed brightness change) a shadow's pixel is.
+_SHADOW_OVER_NOISE = 4.0
+#: How far round the disc (mm past its rim) a shadow is looked for; one reaching further is the light.
+_SHADOW_WINDOW_MM = 45.0
+
+
+def _casts_a_long_shadow(luma: np.ndarray, level: float, mask: np.ndarray, search: np.ndarray, regions: np.ndarray,
+                         view: BoardView, x: float, y: float, r: float, own_region: int) -> bool:
+    """Does a shadow run out from the outline of the token-sized disc at (x, y), radius ``r``, further than
+    any token could cast one (``_SHADOW_REACH_MM`` past its rim), joined to no other change?
+
+    Under a lamp, a thing casts a shadow as long as it is tall times the light's slope. A token is a few mm
+    thick: its shadow ends a few mm past its rim. A figure's top seen from high above is a disc like a
+    token (the sixty-ninth pass: fresh 840209, a dark figure's shoulders over a base the very colour of
+    its space), but the figure under it is 30-50 mm tall, and its shadow runs out from its foot, under the
+    disc, tens of mm across the board. ``luma``: the brightness change (live / relit reference less 1,
+    smoothed); ``level``: under it a pixel is darker than bare board is (the bare board's median, less
+    ``_SHADOW_OVER_NOISE`` of its spread). The shadow: the darker pixels (changed nowhere else, where change
+    can be seen) joined to the disc's outline (within ``_SHADOW_JOIN_MM`` of its own changed region); each
+    such stretch that comes within a base's radius of no other changed region (the shadow of what stands
+    there, which may fall by a token; a base the board's colour shows only by its figure), nor the window's edge or where change cannot be seen (a change of the light, not a shadow), and
+    that is still a shadow's width (``_SHADOW_HALF_WIDTH_MM`` either side) further than ``_SHADOW_REACH_MM``
+    past the rim, is something tall's (a base's side, a thin crescent round its front, is not). A doubt,
+    never a fighter: with no shadow (a diffuse light) it says nothing.
+    """
+    ppm = view.px_per_mm
+    h, w = luma.shape
+    half = int(math.ceil((r + _SHADOW_WINDOW_MM) * ppm))
+    cu, cv_ = (int(round(c)) for c in view.to_px(x, y))
+    u0, u1, v0, v1 = cu - half, cu + half + 1, cv_ - half, cv_ + half + 1
+    if u0 < 0 or v0 < 0 or u1 > w or v1 > h:
+        return False  # (near the view's edge: the window would be cut)
+    win = (slice(v0, v1), slice(u0, u1))
+    changed = mask[win] > 0
+    dark = (luma[win] < level) & search[win] & ~changed
+    count, labels = cv2.connectedComponents(dark.astype(np.uint8), connectivity=8)
+    if count <= 1:
+        return False
+    gu, gv = np.meshgrid(np.arange(u0, u1), np.arange(v0, v1))
+    distance = np.hypot(gu - view.to_px(x, y)[0], gv - view.to_px(x, y)[1]) / ppm - r
+    # Joined to its outline: within _SHADOW_JOIN_MM of the disc's own changed region (a soft shadow's edge
+    # and the outline's blur lie between them).
+    side = 2 * int(math.ceil(_SHADOW_JOIN_MM * ppm)) + 1
+    own_change = (changed & (regions[win] == own_region) & (distance <= _SHADOW_JOIN_MM)).astype(np.uint8)
+    near_own = cv2.dilate(own_change, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))) > 0
+    joined = np.unique(labels[near_own & dark])
+    joined = joined[joined > 0]
+    if not len(joined):
+        return False
+    # What each stretch touches (one px round it): the window's edge, the unseen; and other change within a
+    # base's radius of it (``LARGEST_BASE_MM`` / 2): what stands there may cast it. A fighter whose base is
+    # the board's colour changes the view only at its figure, and its shadow starts at its base's rim, up to
+    # a base's radius from that change across the base's unchanged top (used 780086: a token 6 mm from such
+    # a base, in its fighter's shadow).
+    side = 2 * int(math.ceil(LARGEST_BASE_MM / 2 * ppm)) + 1
+    # (Other change: past the disc's own outline, in its region or not: a base's change may join a token's.)
+    other = cv2.dilate((changed & ((regions[win] != own_region) | (distance > _SHADOW_OWN_MM))).astype(np.uint8),
+                       cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))) > 0
+    edge = np.zeros(dark.shape, bool)
+    edge[0, :] = edge[-1, :] = edge[:, 0] = edge[:, -1] = True
+    stop = other | edge | ~search[win]
+    for label in joined:
+        own = labels == label
+        # Wide out there: a figure 12-20 mm wide casts a shadow as wide. A base's side facing the camera, a
+        # thin crescent round its front (a token may lie against it), is no shadow.
+        width = cv2.distanceTransform(own.astype(np.uint8), cv2.DIST_L2, 3) / ppm
+        if not ((width >= _SHADOW_HALF_WIDTH_MM) & (distance > _SHADOW_REACH_MM)).any():
+            continue
+        around = cv2.dilate(own.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        if (around & stop).any():
+            continue
+        return True
+    return False
 
 
 def _band_on_grid(bare: np.ndarray, tint: np.ndarray, gu: np.ndarray, gv: np.ndarray, step: int, du: np.ndarray,
