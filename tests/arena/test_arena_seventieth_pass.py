@@ -15,6 +15,7 @@ of it) and the four read wrong without the count too (the pair taken by its look
 
 from __future__ import annotations
 
+import cv2
 import pytest
 
 from arena_scenes import bench_module
@@ -88,10 +89,13 @@ STOOD_IN = [
     ("resting-behind", (80, -20, 5.0, 0, True)),
     ("resting-behind", (80, -20, 11.0, 0, True)),
 ]
-#: Left (see the doc): still S6 with ok: true with the count.
+#: Left (see the doc): still S6 with ok: true with the count. The first two are read so on numpy 2.4 +
+#: OpenCV 5.0 only (on the Pi's numpy 1.24 + OpenCV 4.11 the render and the fits differ a little and they
+#: are not a wrong ok): strict there, not asserted on the Pi's stack.
+ON_OPENCV_5 = int(cv2.__version__.split(".")[0]) >= 5
 LEFT = [
-    ("resting-behind", (74, 0, 5.0, 135, False)),
-    ("resting-behind", (55, 0, 11.0, 90, False)),
+    pytest.param("resting-behind", (74, 0, 5.0, 135, False), marks=pytest.mark.skipif(not ON_OPENCV_5, reason="not wrong on 4.11")),
+    pytest.param("resting-behind", (55, 0, 11.0, 90, False), marks=pytest.mark.skipif(not ON_OPENCV_5, reason="not wrong on 4.11")),
     ("resting-behind", (55, 0, 11.0, 90, True)),
     ("resting-behind", (80, 0, 11.0, 225, True)),
     ("resting-behind", (80, 20, 11.0, 45, True)),
