@@ -1556,7 +1556,40 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
     apart = [top for top in unplaced
              if not _explained(top, bases, camera) and not _on_figure_line(top, standing, camera)
              and not _near_any(top, bases + standing)]
+    if any(_apart_behind_a_stand_in_on_a_space(b, standing, bases, geometry, camera, settings) for b in blobs):
+        return []  # the candidate, or a thing apart from it off every space: which is counted cannot be told
     return standing if len(standing) == missing and not apart else []
+
+
+def _apart_behind_a_stand_in_on_a_space(blob: Blob, standing: list[Blob], bases, geometry: BoardGeometry,
+                                        camera: CameraPosition, settings: ArenaSettings) -> bool:
+    """Is the blob something of its own off every space, apart from a would-be stand-in on a space, and
+    not a token by its own look (the seventieth pass)?
+
+    ``_standing_in_for`` passes over what lies on a candidate's figure line as the top of the
+    candidate's own figure, and a flat thing as a token. But a figure rises from its base without a gap:
+    the band just in front of any part of it (towards the camera) is more of that figure, or, seen from
+    high above, the base it stands on. A fitted disc with that band bare (nothing of it nearer the camera: at most
+    ``MAX_CHANGE_AHEAD`` changed, the share a base's own rim allows) is apart from the candidate: a
+    token lying off the row, or the top of a fighter whose base (the board's or the spaces' colour) is
+    not seen. The count says how many fighters there are, not which of the two it is; where the
+    candidate is on a space and this is on none, taking the candidate would be a guess (two tokens
+    resting one on the other on S6, the fighter 0.5 mm behind them off the row on a base the spaces'
+    colour: the ``resting-behind`` built set, 61-80 degrees up; seen from 80 degrees the fighter's top
+    is a flat disc in a changed region of its own, so where it lies is not asked, only that it is off
+    every space and on the board). A doubt only: nothing is taken by it.
+    """
+    if (blob.fit_error_mm > STANDING_RIM_ERROR_MM or blob.diameter_mm > _widest_base(settings)
+            or not blob.ahead_looked or blob.ahead > MAX_CHANGE_AHEAD or not _off_the_spaces(blob, geometry)
+            or _near_any(blob, bases + standing) or _explained(blob, bases, camera)):
+        return False
+    if not (blob.stands_up or blob.figure is Evidence.YES or (is_disc(blob, settings)
+                                                              and classify(blob, settings) is not Kind.TOKEN)):
+        return False  # a token by its own look
+    w, h = geometry.board_mm
+    if abs(blob.x_mm) > w / 2 - blob.radius_mm or abs(blob.y_mm) > h / 2 - blob.radius_mm:
+        return False  # not on the board: no fighter stands there
+    return any(geometry.space_at(s.x_mm, s.y_mm) is not None for s in standing)
 
 
 def _fighter_behind_on_another_space(blob: Blob, geometry: BoardGeometry, camera: CameraPosition,
