@@ -159,16 +159,27 @@ def resting_behind_job(label: tuple):
     return job
 
 
-def read_resting_behind(label: tuple, *, with_count: bool = False):
-    """A scene of ``bench/arena_stacked_tokens.py --set resting-behind`` (a vivid token resting off a faint
-    one on S6, a fighter off the row 0.5 mm behind the pair), by its label, built and read by the bench's
-    own builder as the bench reads it, with the fighter count or without. Returns the reading."""
+def read_stacked_tokens(which: str, label: tuple, *, with_count: bool = False):
+    """A scene of ``bench/arena_stacked_tokens.py --set WHICH`` by its label, built and read by the bench's
+    own builder as the bench reads it, with the fighter count or without. Returns (reading, truth): the
+    job's truth, or where it has none the spaces its miniatures stand on."""
     bench = bench_module("arena_stacked_tokens")
-    _, _, pose, minis, tokens, _ = resting_behind_job(label)
+    (job,) = [j for j in bench.jobs(which) if j[1] == label]
+    _, _, pose, minis, tokens, truth = job
     geometry = load_geometry(bench.LAYOUT)
+    if truth is None:
+        truth = tuple(sorted({geometry.space_at(m.x_mm, m.y_mm) for m in minis} - {None}))
     live = bench.render_scene(bench._scene(pose, minis, tokens), geometry)
     reference = bench.render_scene(bench._scene(pose, seed=99), geometry)
-    return read_arena(live, reference, geometry, annotate=False, fighters=len(minis) if with_count else None)
+    reading = read_arena(live, reference, geometry, annotate=False, fighters=len(minis) if with_count else None)
+    return reading, truth
+
+
+def read_resting_behind(label: tuple, *, with_count: bool = False):
+    """A scene of ``bench/arena_stacked_tokens.py --set resting-behind`` (a vivid token resting off a faint
+    one on S6, a fighter off the row 0.5 mm behind the pair), by its label, read as the bench reads it,
+    with the fighter count or without. Returns the reading."""
+    return read_stacked_tokens("resting-behind", label, with_count=with_count)[0]
 
 
 def assert_a_fighter_added_at_is_never_read_away(reference: Scene, live: Scene, truth, place, space,

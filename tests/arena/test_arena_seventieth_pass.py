@@ -18,12 +18,11 @@ from __future__ import annotations
 import cv2
 import pytest
 
-from arena_scenes import bench_module
+from arena_scenes import bench_module, read_stacked_tokens
 from vision.arena import bases, load_geometry, read_arena
 from vision.arena.bases import Blob, Evidence
 from vision.arena.pose import CameraPosition
 from vision.arena.settings import ArenaSettings
-from vision.synth.arena_scene import render_scene
 
 SETTINGS = ArenaSettings()
 #: (80, -20, 5.0, 0, True) as measured: the camera, ...
@@ -71,18 +70,6 @@ def test_a_ragged_fit_is_not_named():
     assert not _apart(replace(TOP, fit_error_mm=2.2))
 
 
-def _read(which, label, fighters):
-    bench = bench_module("arena_stacked_tokens")
-    (job,) = [j for j in bench.jobs(which) if j[1] == label]
-    _, _, pose, minis, tokens, truth = job
-    geometry = load_geometry(bench.LAYOUT)
-    if truth is None:
-        truth = tuple(sorted({geometry.space_at(m.x_mm, m.y_mm) for m in minis} - {None}))
-    live = render_scene(bench._scene(pose, minis, tokens), geometry)
-    reference = render_scene(bench._scene(pose, seed=99), geometry)
-    return read_arena(live, reference, geometry, annotate=False, fighters=len(minis) if fighters else None), truth
-
-
 #: main read S6 with ok: true with the count, the pair standing in for the fighter.
 STOOD_IN = [
     ("resting-behind", (61, -20, 5.0, 135, True)),
@@ -104,7 +91,7 @@ LEFT = [
 
 @pytest.mark.parametrize("which, label", STOOD_IN)
 def test_the_pair_does_not_stand_in_for_the_fighter_counted(which, label):
-    reading, truth = _read(which, label, fighters=True)
+    reading, truth = read_stacked_tokens(which, label, with_count=True)
     assert not reading.ok or reading.occupied == truth, (reading.occupied, reading.error)
 
 
@@ -112,7 +99,7 @@ def test_the_pair_does_not_stand_in_for_the_fighter_counted(which, label):
                                        "but a ragged fit with change in front, or the pair is taken by its look")
 @pytest.mark.parametrize("which, label", LEFT)
 def test_left_never_a_wrong_ok_with_the_count(which, label):
-    reading, truth = _read(which, label, fighters=True)
+    reading, truth = read_stacked_tokens(which, label, with_count=True)
     assert not reading.ok or reading.occupied == truth, (reading.occupied, reading.error)
 
 
@@ -121,7 +108,7 @@ def test_left_never_a_wrong_ok_with_the_count(which, label):
     ("fighters", (80, -20, -40, True)), ("front", (45, 8, 34, 20)),
 ])
 def test_read_right_with_the_count_as_before(which, label):
-    reading, truth = _read(which, label, fighters=True)
+    reading, truth = read_stacked_tokens(which, label, with_count=True)
     assert reading.ok and reading.occupied == truth, (reading.occupied, reading.error)
 
 

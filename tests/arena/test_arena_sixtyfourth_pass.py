@@ -16,12 +16,11 @@ from dataclasses import replace
 
 import pytest
 
-from arena_scenes import bench_module, spec_scene
+from arena_scenes import bench_module, read_stacked_tokens, spec_scene
 from vision.arena import bases, load_geometry, read_arena
 from vision.arena.bases import Blob, Evidence
 from vision.arena.pose import CameraPosition
 from vision.arena.settings import ArenaSettings
-from vision.synth.arena_scene import render_scene
 
 SETTINGS = ArenaSettings()
 #: In front of the board and above it (some 70 degrees up at the pair): away from it is +y.
@@ -106,21 +105,9 @@ WRONG_WITH_THE_COUNT = [
 ]
 
 
-def _read(which, label, fighters):
-    bench = bench_module("arena_stacked_tokens")
-    (job,) = [j for j in bench.jobs(which) if j[1] == label]
-    _, _, pose, minis, tokens, truth = job
-    geometry = load_geometry(bench.LAYOUT)
-    if truth is None:
-        truth = tuple(sorted({geometry.space_at(m.x_mm, m.y_mm) for m in minis} - {None}))
-    live = render_scene(bench._scene(pose, minis, tokens), geometry)
-    reference = render_scene(bench._scene(pose, seed=99), geometry)
-    return read_arena(live, reference, geometry, annotate=False, fighters=len(minis) if fighters else None), truth
-
-
 @pytest.mark.parametrize("which, label", WRONG_WITH_THE_COUNT)
 def test_a_pair_in_front_of_the_fighter_counted_is_never_read_as_it(which, label):
-    reading, truth = _read(which, label, fighters=True)
+    reading, truth = read_stacked_tokens(which, label, with_count=True)
     assert not reading.ok or reading.occupied == truth, (reading.occupied, reading.error)
     if not reading.ok:
         assert "behind it, on another space" in reading.error, reading.error
@@ -133,7 +120,7 @@ def test_a_pair_in_front_of_the_fighter_counted_is_never_read_as_it(which, label
 ])
 def test_read_right_with_the_count_as_before(which, label):
     # Guards: a fighter on a space (its base vivid or the spaces' colour) and a front scene read right on main.
-    reading, truth = _read(which, label, fighters=True)
+    reading, truth = read_stacked_tokens(which, label, with_count=True)
     assert reading.ok and reading.occupied == truth, (reading.occupied, reading.error)
 
 
