@@ -156,6 +156,8 @@ _RAY_STEP_MM = 0.5
 _APART_LINE_SPACING_MM = 2.0
 #: Directions across a disc in which its width is measured (see ``_pinched_by``).
 _WIDTH_ANGLES = np.radians(np.arange(0.0, 180.0, 10.0))
+#: The rays of those directions: each one way, then the opposite way.
+_PINCH_RAY_ANGLES = np.concatenate((_WIDTH_ANGLES, _WIDTH_ANGLES + np.pi))
 #: How far past a disc's fitted rim the rays out from its centre look for its outline (see ``_outline_distances``).
 _PINCH_RAY_PAST_MM = 8.0
 #: Directions (about the line away from the camera) in which a disc's far side is measured.
@@ -534,8 +536,6 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
     return blobs
 
 
-
-
 def _rays_into_a_base_behind(blob: Blob, discs, camera: CameraPosition, settings: ArenaSettings):
     """Per ray of ``_pinched_by`` (``_WIDTH_ANGLES`` and the opposite ones): does it run, on the disc's far
     half (away from the camera), into a clear base behind the disc (its centre further from the camera, apart
@@ -574,7 +574,7 @@ def _rays_into_a_base_behind(blob: Blob, discs, camera: CameraPosition, settings
             behind.append(base)
     if not behind:
         return None
-    angles = np.concatenate((_WIDTH_ANGLES, _WIDTH_ANGLES + np.pi))
+    angles = _PINCH_RAY_ANGLES
     cos, sin = np.cos(angles), np.sin(angles)
     joined = np.zeros(len(angles), bool)
     reach = blob.radius_mm + _PINCH_RAY_PAST_MM
@@ -1512,7 +1512,6 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
     from them: a figure's top whose foot cannot be placed (more of it nearer the camera) is a
     standing thing too, and may be the fighter missing.
     """
-    w, h = geometry.board_mm
     discs = [b for b in blobs if is_disc(b, settings)]
     standing: list[Blob] = []
     unplaced: list[Blob] = []  # standing things whose foot is not seen: figures' tops
@@ -1533,7 +1532,7 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
             continue  # more of the thing nearer the camera: a figure's top, its foot unseen
         if _explained(blob, bases, camera) and not _stands_on_its_own(blob, geometry):
             continue
-        if abs(blob.x_mm) > w / 2 - blob.radius_mm or abs(blob.y_mm) > h / 2 - blob.radius_mm:
+        if not _on_the_board(blob, geometry):
             continue
         if _near_any(blob, bases + standing):
             continue  # the same thing fitted again, or part of a taken fighter
@@ -1556,9 +1555,16 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
     apart = [top for top in unplaced
              if not _explained(top, bases, camera) and not _on_figure_line(top, standing, camera)
              and not _near_any(top, bases + standing)]
-    if any(_apart_behind_a_stand_in_on_a_space(b, standing, bases, geometry, camera, settings) for b in blobs):
+    if standing and any(_apart_behind_a_stand_in_on_a_space(b, standing, bases, geometry, camera, settings)
+                        for b in blobs):
         return []  # the candidate, or a thing apart from it off every space: which is counted cannot be told
     return standing if len(standing) == missing and not apart else []
+
+
+def _on_the_board(blob: Blob, geometry: BoardGeometry) -> bool:
+    """Does the whole disc lie on the board (no fighter stands off it)?"""
+    w, h = geometry.board_mm
+    return abs(blob.x_mm) <= w / 2 - blob.radius_mm and abs(blob.y_mm) <= h / 2 - blob.radius_mm
 
 
 def _apart_behind_a_stand_in_on_a_space(blob: Blob, standing: list[Blob], bases, geometry: BoardGeometry,
@@ -1586,9 +1592,8 @@ def _apart_behind_a_stand_in_on_a_space(blob: Blob, standing: list[Blob], bases,
     if not (blob.stands_up or blob.figure is Evidence.YES or (is_disc(blob, settings)
                                                               and classify(blob, settings) is not Kind.TOKEN)):
         return False  # a token by its own look
-    w, h = geometry.board_mm
-    if abs(blob.x_mm) > w / 2 - blob.radius_mm or abs(blob.y_mm) > h / 2 - blob.radius_mm:
-        return False  # not on the board: no fighter stands there
+    if not _on_the_board(blob, geometry):
+        return False  # no fighter stands there
     return any(geometry.space_at(s.x_mm, s.y_mm) is not None for s in standing)
 
 
@@ -2298,36 +2303,42 @@ class _TintInFrontCheck:
 
     def __init__(self, difference, mask: np.ndarray, search: np.ndarray):
         self._difference, self._mask, self._search = difference, mask, search
+        self._common: tuple | None = None
         self._prepared: tuple | None = None
         self._shade: tuple | None = None
+
+    def _live_over_relit(self, view: BoardView) -> tuple:
+        """(live, relit, live / relit, the bare board): what both checks start from, worked out once."""
+        if self._common is None:
+            live, relit = self._difference.colours()
+            reach = int(math.ceil(_TINT_BARE_MM * view.px_per_mm))
+            near = cv2.dilate((self._mask > 0).astype(np.uint8), np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
+            self._common = live, relit, cv2.divide(live, relit), self._search & (near == 0)
+        return self._common
 
     def in_front(self, view: BoardView, camera: CameraPosition, x: float, y: float, r: float, own_region: int,
                  regions: np.ndarray, others) -> bool:
         if not isinstance(self._difference, DifferenceByRows):
             return False  # (a change without the live colours: drawn scores in tests)
         if self._prepared is None:
-            live, relit = self._difference.colours()
+            live, relit, quotient, bare = self._live_over_relit(view)
             # The ratio itself, less 1, not its logarithm: a little of a colour mixed into the board moves
             # it along one straight line, however much is mixed (a logarithm bends it).
-            ratio = cv2.divide(live, relit) - np.float32(1.0)  # (numpy's: OpenCV 4.x subtracts a lone number from one channel)
+            ratio = quotient - np.float32(1.0)  # (numpy's: OpenCV 4.x subtracts a lone number from one channel)
             tint = ratio - cv2.transform(ratio, np.full((3, 3), 1 / 3, np.float32))
-            reach = int(math.ceil(_TINT_BARE_MM * view.px_per_mm))
-            near = cv2.dilate((self._mask > 0).astype(np.uint8), np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
-            self._prepared = live, relit, tint, self._search & (near == 0)
+            self._prepared = live, relit, tint, bare
         return _tinted_in_front(*self._prepared, self._search, view, camera, x, y, r, own_region, regions, others)
 
     def long_shadow(self, view: BoardView, x: float, y: float, r: float, own_region: int, regions: np.ndarray) -> bool:
         if not isinstance(self._difference, DifferenceByRows):
             return False
         if self._shade is None:
-            live, relit = self._difference.colours()
+            _, _, quotient, bare_board = self._live_over_relit(view)
             # The brightness change alone (the mean over the channels of live / relit reference, less 1),
             # smoothed over a few px: a shadow is wide, the noise is not.
-            luma = cv2.transform(cv2.divide(live, relit), np.full((1, 3), 1 / 3, np.float32)) - np.float32(1.0)
+            luma = cv2.transform(quotient, np.full((1, 3), 1 / 3, np.float32)) - np.float32(1.0)
             luma = cv2.blur(luma, (3, 3))
-            reach = int(math.ceil(_TINT_BARE_MM * view.px_per_mm))
-            near = cv2.dilate((self._mask > 0).astype(np.uint8), np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
-            bare = luma[self._search & (near == 0)]
+            bare = luma[bare_board]
             if bare.size < 100:
                 self._shade = (luma, None)
             else:
@@ -2449,7 +2460,8 @@ def _casts_a_long_shadow(luma: np.ndarray, level: float, mask: np.ndarray, searc
     ppm = view.px_per_mm
     h, w = luma.shape
     half = int(math.ceil((r + _SHADOW_WINDOW_MM) * ppm))
-    cu, cv_ = (int(round(c)) for c in view.to_px(x, y))
+    pu, pv = view.to_px(x, y)
+    cu, cv_ = int(round(pu)), int(round(pv))
     u0, u1, v0, v1 = cu - half, cu + half + 1, cv_ - half, cv_ + half + 1
     if u0 < 0 or v0 < 0 or u1 > w or v1 > h:
         return False  # (near the view's edge: the window would be cut)
@@ -2460,7 +2472,7 @@ def _casts_a_long_shadow(luma: np.ndarray, level: float, mask: np.ndarray, searc
     if count <= 1:
         return False
     gu, gv = np.meshgrid(np.arange(u0, u1), np.arange(v0, v1))
-    distance = np.hypot(gu - view.to_px(x, y)[0], gv - view.to_px(x, y)[1]) / ppm - r
+    distance = np.hypot(gu - pu, gv - pv) / ppm - r
     # Joined to its outline: within _SHADOW_JOIN_MM of the disc's own changed region (a soft shadow's edge
     # and the outline's blur lie between them).
     side = 2 * int(math.ceil(_SHADOW_JOIN_MM * ppm)) + 1
@@ -2682,7 +2694,7 @@ def _pinched_by(difference, mask, view: BoardView, x: float, y: float, r: float,
     ran on into a clear base behind the disc (see :func:`_rays_into_a_base_behind`): there the other ray
     of that direction counts alone.
     """
-    angles = np.concatenate((_WIDTH_ANGLES, _WIDTH_ANGLES + np.pi))
+    angles = _PINCH_RAY_ANGLES
     distances, seen = _outline_distances(difference, mask, view, x, y, r, angles, search)
     half = len(_WIDTH_ANGLES)
     one, other = distances[:half], distances[half:]
