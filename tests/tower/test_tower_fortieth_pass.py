@@ -12,16 +12,12 @@ no cube of that wood stands there (``_hue_of_no_such_cube``).  The place with a 
 it) must never be read away.  Seeded scenes are rebuilt with the accuracy bench's options for that
 seed (``random_scene``)."""
 
-import dataclasses
-
 import numpy as np
 import pytest
 
-import vision.synth.tower_scene as tower_scene_module
-from vision.synth.tower_scene import make_tower_scene
 from vision.tower import Reason, Verdict
 from vision.tower.judge import CHANGE_THRESHOLD, LIGHT_CHROMA_RADIUS, TowerAnalyzer, _face_rows
-from tower_judging import analyzer_and_last, judge_scene
+from tower_judging import analyzer_and_last, judge_scene, missing_with_cube_on_top
 
 # `missing` scenes of the accuracy bench (the options ``random_scene`` draws for each seed); each
 # built with these counts, the fighter owning one light cube more.
@@ -48,28 +44,8 @@ MISSING_770010 = (0, 4, dict(frames=5, dim=False, nudge_px=3.987719400107782, ex
 
 def _missing(seed, counts=None, *, on_top=None):
     """The `missing` scene of ``seed``; with ``on_top`` (an RGB) the missing light cube is built on
-    top of the tower in that colour (the fighter's counts unchanged: a legal tower).  The cube is
-    added after the tower's wood is drawn, so the room, the light and the clutter are the seed's."""
-    heavy, light, options = counts or MISSING[seed]
-    real_wood = tower_scene_module._real_wood
-    drawn = []
-
-    def with_cube_on_top(cubes, rng, colours, spread):
-        cubes = real_wood(cubes, rng, colours, spread)
-        drawn.append(cubes)
-        if on_top is None or len(drawn) > 1:
-            return cubes
-        top = max(cubes, key=lambda c: c.centre[2])
-        centre = (top.centre[0], top.centre[1], top.centre[2] + tower_scene_module.CUBE_MM)
-        return cubes + [dataclasses.replace(top, centre=centre, heavy=False, rgb=on_top)]
-
-    patched = pytest.MonkeyPatch()
-    patched.setattr(tower_scene_module, "_real_wood", with_cube_on_top)
-    try:
-        scene = make_tower_scene("missing", seed=seed, heavy=heavy, light=light, **options)
-    finally:
-        patched.undo()
-    return scene, drawn[0]
+    top of the tower in that colour (see ``missing_with_cube_on_top``)."""
+    return missing_with_cube_on_top(seed, counts or MISSING[seed], on_top=on_top)
 
 
 def _top_place(analyzer, last):

@@ -31,16 +31,13 @@ camouflaged face read as two pieces of one cube, a right pass kept).
 
 Seeded scenes are rebuilt with the accuracy bench's options for that seed (``random_scene``)."""
 
-import dataclasses
-
 import numpy as np
 import pytest
 
-import vision.synth.tower_scene as tower_scene_module
-from vision.synth.tower_scene import Camera, make_tower_scene
+from vision.synth.tower_scene import Camera
 from vision.tower import Reason, Verdict
 from vision.tower.judge import CHANGE_THRESHOLD, _face_rows
-from tower_judging import analyzer_and_last, judge_scene
+from tower_judging import analyzer_and_last, judge_scene, missing_with_cube_on_top
 
 # `missing` 770014 of the accuracy bench: four light cubes, the fighter owning five.
 MISSING_770014 = (0, 4, dict(frames=6, dim=False, nudge_px=2.0381678856868595, exposure_drift=0.17263502025442912,
@@ -51,30 +48,10 @@ MISSING_770014 = (0, 4, dict(frames=6, dim=False, nudge_px=2.0381678856868595, e
 def _missing_770014(*, on_top: float | None = None, yaw: float | None = None):
     """`missing` 770014; with ``on_top`` the missing light cube is built on top of the tower, of the
     box's light wood at that shade (turned to ``yaw`` degrees if given, else as the top cube): the
-    fighter's counts unchanged, a legal tower.  Added after the tower's wood is drawn, so the room,
-    the light and the clutter are the seed's."""
-    heavy, light, options = MISSING_770014
-    real_wood = tower_scene_module._real_wood
-    drawn = []
-
-    def with_cube_on_top(cubes, rng, colours, spread):
-        cubes = real_wood(cubes, rng, colours, spread)
-        drawn.append(cubes)
-        if on_top is None or len(drawn) > 1:
-            return cubes
-        top = max(cubes, key=lambda c: c.centre[2])
-        rgb = tuple(int(v) for v in np.clip(on_top * np.asarray(colours[0], float), 0, 255))
-        cube = dataclasses.replace(top, centre=(top.centre[0], top.centre[1], top.centre[2] + tower_scene_module.CUBE_MM),
-                                   heavy=False, rgb=rgb, yaw_deg=top.yaw_deg if yaw is None else yaw)
-        return cubes + [cube]
-
-    patched = pytest.MonkeyPatch()
-    patched.setattr(tower_scene_module, "_real_wood", with_cube_on_top)
-    try:
-        scene = make_tower_scene("missing", seed=770014, heavy=heavy, light=light, **options)
-    finally:
-        patched.undo()
-    return scene
+    fighter's counts unchanged, a legal tower (see ``missing_with_cube_on_top``)."""
+    wood = None if on_top is None else (
+        lambda colours: tuple(int(v) for v in np.clip(on_top * np.asarray(colours[0], float), 0, 255)))
+    return missing_with_cube_on_top(770014, MISSING_770014, on_top=wood, yaw=yaw)[0]
 
 
 def test_missing_770014_fails_its_place_on_top_no_hiding_place():

@@ -4,7 +4,10 @@ still-coloured observation to look at one step of the judgment."""
 import dataclasses
 
 import numpy as np
+import pytest
 
+import vision.synth.tower_scene as tower_scene_module
+from vision.synth.tower_scene import make_tower_scene
 from vision.tower import judge_tower
 from vision.tower.judge import TowerAnalyzer
 
@@ -95,3 +98,33 @@ class PaintedView:
         return dataclasses.replace(self.obs, light=self.light, heavy=self.heavy,
                                    changed=self.light | self.heavy | self.unread, colour=self.colour,
                                    still_colour=self.colour if still else None)
+
+
+def missing_with_cube_on_top(seed, counts, *, on_top=None, yaw=None):
+    """The `missing` scene of ``seed`` with ``counts`` (heavy, light, options); with ``on_top`` the
+    missing light cube is built on top of the tower (the fighter's counts unchanged: a legal tower),
+    in that RGB, or of the colour ``on_top(colours)`` gives from the box's (light, heavy) wood, turned
+    to ``yaw`` degrees if given, else as the top cube.  The cube is added after the tower's wood is
+    drawn, so the room, the light and the clutter are the seed's.  Returns (scene, the tower's cubes)."""
+    heavy, light, options = counts
+    real_wood = tower_scene_module._real_wood
+    drawn = []
+
+    def with_cube_on_top(cubes, rng, colours, spread):
+        cubes = real_wood(cubes, rng, colours, spread)
+        drawn.append(cubes)
+        if on_top is None or len(drawn) > 1:
+            return cubes
+        top = max(cubes, key=lambda c: c.centre[2])
+        rgb = on_top(colours) if callable(on_top) else on_top
+        centre = (top.centre[0], top.centre[1], top.centre[2] + tower_scene_module.CUBE_MM)
+        return cubes + [dataclasses.replace(top, centre=centre, heavy=False, rgb=rgb,
+                                            yaw_deg=top.yaw_deg if yaw is None else yaw)]
+
+    patched = pytest.MonkeyPatch()
+    patched.setattr(tower_scene_module, "_real_wood", with_cube_on_top)
+    try:
+        scene = make_tower_scene("missing", seed=seed, heavy=heavy, light=light, **options)
+    finally:
+        patched.undo()
+    return scene, drawn[0]
