@@ -4,8 +4,10 @@ Run: python bench/arena_accuracy.py [--start S] [--count N] [--fighters] [--touc
 Renders scenes from ``random_match_scene`` (seed per scene: S, S+1, ...), reads each against
 its reference and counts: ``ok: true`` and right, ``ok: true`` and WRONG (must be 0), ``ok:
 false`` with fewer than three markers visible (a correct refusal), and other ``ok: false``
-grouped by the kind of doubt. ``--fighters`` passes the true fighter count on the board, as
-the live service does in a match.
+grouped by the kind of doubt, with how many of those still name the right spaces in
+``occupied`` (the bases the reader took: its best reading, which the JSON gives with the
+doubt). ``--fighters`` passes the true fighter count on the board, as the live service does in
+a match.
 """
 
 from __future__ import annotations
@@ -77,7 +79,12 @@ def main() -> int:
     print(f"  ok and right: {right} ({100 * right / max(1, readable):.1f} % of readable)")
     print(f"  ok and WRONG: {verdicts['WRONG']}")
     print(f"  not ok, < 3 markers: {verdicts['markers']}")
-    print(f"  not ok, doubts: {verdicts['doubt']}")
+    # A doubt still carries the reader's best reading (the bases it took) in ``occupied``: how often
+    # that alone is right is what a measure of ``occupied`` that ignores ``ok`` would count.
+    proposals = sum(1 for r in results if r[1] == "doubt" and r[3] == r[2])
+    print(f"  not ok, doubts: {verdicts['doubt']} (of which the best reading is right: {proposals})")
+    share = 100 * (right + proposals) / max(1, readable)
+    print(f"  occupied right, ok or not: {right + proposals} ({share:.1f} % of readable)")
     for kind, count in kinds.most_common():
         print(f"    {count:4d}  {kind}")
     return 1 if verdicts["WRONG"] else 0
