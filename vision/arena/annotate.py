@@ -37,7 +37,7 @@ def annotate_reading(image: np.ndarray, reading, geometry: BoardGeometry) -> np.
             colour = _FIGHTER if fighter.space is not None else _OFF
             cv2.polylines(out, [pts], True, colour, 2 * scale, cv2.LINE_AA)
             centre = registration.project(np.array([[x, y - 16]]))[0]
-            text = f"{fighter.space or 'off'} {fighter.confidence:.2f}"
+            text = f"{fighter.space or 'off'}{'?' if fighter.guessed else ''} {fighter.confidence:.2f}"
             _label(out, text, (int(centre[0]) - 20 * scale, int(centre[1]) + 14 * scale), colour, scale)
     verdict = "OK" if reading.ok else f"NOT OK: {reading.error}"
     _label(out, verdict[:110], (8, 22 * scale), _OCCUPIED if reading.ok else _OFF, scale)

@@ -196,11 +196,23 @@ _RAMP_MIN_FRACTION = 0.03
 _QUIET_DIFFERENCE = 12.0
 
 
-class FirmDoubt(str):
+class Doubt(str):
+    """A reason the reading is not sure. ``sighting`` is where ((x, y) mm) something was seen that may
+    be a fighter, when the doubt is about a thing seen (not room for one, nor change alone): the
+    reader's best reading under doubt is made of those (see ``reader._best_guesses``)."""
+
+    sighting: tuple[float, float] | None = None
+
+    def seen_at(self, x_mm: float, y_mm: float) -> "Doubt":
+        self.sighting = (float(x_mm), float(y_mm))
+        return self
+
+
+class FirmDoubt(Doubt):
     """A doubt that the fighter count does not settle: evidence of a fighter, not room for one."""
 
 
-class HidingDoubt(str):
+class HidingDoubt(Doubt):
     """The doubt that a fighter may hide on ``space``, behind another fighter's figure."""
 
     space: str
@@ -985,7 +997,7 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
             # else (a token and a figure fitted as one disc), this would be the fighter.
             standing_apart = (blob.stands_up and blob.ahead <= STANDING_CHANGE_AHEAD
                               and not any(_overlapping(blob, b) for b in bases))
-            doubts.append(FirmDoubt(doubt) if standing_apart else doubt)
+            doubts.append((FirmDoubt(doubt) if standing_apart else Doubt(doubt)).seen_at(blob.x_mm, blob.y_mm))
     # Something standing clear of every space (a fighter off the row whose base matches the
     # board) is on no space whatever it is; but its figure may lean over one: that change is
     # explained, and a fighter could hide behind it as behind any other.
@@ -1000,7 +1012,7 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     for space_id, (x, y) in _figures_past_the_outlines(mask, view, geometry, camera, bases + standing, solids, explained,
                                                        markers_found):
         doubts.append(HidingDoubt(f"a figure standing at ({x:.0f}, {y:.0f}) mm on {space_id}'s outline shows in change "
-                                  "that no base, figure or token explains", space_id))
+                                  "that no base, figure or token explains", space_id).seen_at(x, y))
     for x, y, reach in unexplained:
         # Where no further fighter can stand on any space that one there could have changed
         # this from, what the change is (a hand over a covered marker, a shadow) cannot change

@@ -10,6 +10,7 @@ camera, tell bases from tokens and figures, and list what cannot be explained
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass, field
 
 import cv2
@@ -28,6 +29,10 @@ from vision.arena.topdown import BoardView, SmoothView, change_between
 EDGE_MARGIN_MM = 1.5
 #: ... and this much for a fighter placed by its figure (a figure leans a few mm off centre).
 FIGURE_ONLY_EDGE_MARGIN_MM = 6.0
+#: A Knockdown match has two fighters: a reading in doubt guesses no more than that (or the count).
+MATCH_FIGHTERS = 2
+#: The confidence of a fighter a reading in doubt only guesses (a sure one's is 0.45 or more).
+GUESS_CONFIDENCE = 0.2
 
 
 #: How many other mappings' camera positions a prepared reference keeps (see camera_for).
@@ -43,6 +48,8 @@ class FighterReading:
     space: str | None
     board_mm: tuple[float, float]
     confidence: float
+    #: Only guessed by a reading in doubt (see ``_best_guesses``), for the referee to confirm.
+    guessed: bool = False
 
     def to_json(self) -> dict:
         return {
@@ -254,6 +261,9 @@ def _decide(blobs, mask, view, camera, registration, geometry, settings, expecte
     occupied = tuple(sorted({f.space for f in fighters if f.space is not None}, key=_space_sort_key))
     if len(occupied) < sum(1 for f in fighters if f.space is not None):
         doubts.append("two fighters were found on one space")
+    if doubts:
+        fighters += _best_guesses(fighters, doubts, geometry, expected_fighters or MATCH_FIGHTERS)
+        occupied = tuple(sorted({f.space for f in fighters if f.space is not None}, key=_space_sort_key))
     error = "Cannot read the arena for sure: " + "; ".join(doubts) + "." if doubts else None
     return ArenaReading(
         ok=not doubts,
@@ -263,6 +273,39 @@ def _decide(blobs, mask, view, camera, registration, geometry, settings, expecte
         error=error,
         registration=registration,
     )
+
+
+def _best_guesses(fighters: list[FighterReading], doubts: list[str], geometry: BoardGeometry,
+                  at_most: int) -> list[FighterReading]:
+    """The fighters a reading in doubt adds to those it is sure of, for its best reading.
+
+    A doubt about something seen (an object that may be a token or a base, a figure standing on
+    a space's outline: the doubt's ``sighting``) names a space a fighter may stand on. The spaces
+    most named, then those seen nearest their centre (a fighter stands on its space), are added
+    until the reading holds ``at_most`` fighters: the count if known, else a match's two. The
+    reading stays ``ok: false``; these are what the referee is asked to confirm, never an answer
+    (confidence ``GUESS_CONFIDENCE``). Doubts of room for a fighter (hiding behind a figure) or of
+    change alone name no one."""
+    room = at_most - len(fighters)
+    taken = {f.space for f in fighters}
+    seen: dict[str, list[tuple[float, float]]] = {}
+    for doubt in doubts:
+        sighting = getattr(doubt, "sighting", None)
+        if sighting is None:
+            continue
+        space = getattr(doubt, "space", None) or geometry.space_at(*sighting)
+        if space is not None and space not in taken:
+            seen.setdefault(space, []).append(sighting)
+    if room <= 0 or not seen:
+        return []
+
+    def off_centre(space: str) -> float:
+        sx, sy = geometry.spaces[space]
+        return min(math.hypot(x - sx, y - sy) for x, y in seen[space])
+
+    ranked = sorted(seen, key=lambda space: (-len(seen[space]), off_centre(space)))
+    return [FighterReading(space, tuple(np.mean(seen[space], axis=0).tolist()), GUESS_CONFIDENCE, guessed=True)
+            for space in ranked[:room]]
 
 
 def _fighters_at_covered_markers(bases, mask, view, camera, geometry, markers_found) -> list[str]:

@@ -1,0 +1,87 @@
+"""A reading in doubt still gives its best reading: the fighters it is sure of, and the spaces where it
+saw something that may be a fighter (``reader._best_guesses``), up to the count or a match's two. It
+stays ``ok: false``; a guessed fighter is marked and carries a low confidence. See docs/arena-reader.md,
+"The best reading under doubt"."""
+
+from __future__ import annotations
+
+from arena_scenes import line_9, spec_scene
+from vision.arena import read_arena
+from vision.arena.bases import Doubt, FirmDoubt, HidingDoubt
+from vision.arena.reader import GUESS_CONFIDENCE, MATCH_FIGHTERS, FighterReading, _best_guesses
+
+GEOMETRY = line_9()
+
+
+def sure(space: str, x: float) -> FighterReading:
+    return FighterReading(space, (x, 0.0), 0.9)
+
+
+def test_a_thing_seen_on_a_space_is_guessed_there():
+    doubts = [Doubt("the object at (-41, 2) mm may be a token or a base (20 mm across)").seen_at(-41, 2)]
+    guesses = _best_guesses([sure("S2", -120)], doubts, GEOMETRY, 2)
+    assert guesses == [FighterReading("S4", (-41.0, 2.0), GUESS_CONFIDENCE, guessed=True)]
+
+
+def test_a_figure_on_an_outline_is_guessed_on_the_space_its_doubt_names():
+    # (21, 0) lies on S6 by its centre; the doubt names S5, whose outline the figure stands on.
+    doubts = [HidingDoubt("a figure standing at (21, 0) mm on S5's outline shows ...", "S5").seen_at(21, 0)]
+    assert [g.space for g in _best_guesses([], doubts, GEOMETRY, 2)] == ["S5"]
+
+
+def test_the_spaces_most_seen_come_first_then_those_seen_nearest_their_centre():
+    doubts = [
+        Doubt("an object on S7").seen_at(88, 9),  # 12 mm off S7's centre
+        HidingDoubt("a figure on S3's outline", "S3").seen_at(-77, 14),  # 14 mm off S3's
+        FirmDoubt("an object on S3").seen_at(-80, 2),
+        Doubt("an object on S5").seen_at(3, -4),  # 5 mm off S5's
+    ]
+    assert [g.space for g in _best_guesses([], doubts, GEOMETRY, 3)] == ["S3", "S5", "S7"]
+    assert [g.space for g in _best_guesses([], doubts, GEOMETRY, 2)] == ["S3", "S5"]
+    assert [g.space for g in _best_guesses([sure("S9", 160)], doubts, GEOMETRY, 2)] == ["S3"]
+
+
+def test_no_guess_past_the_count_on_a_taken_space_or_from_a_doubt_of_room_or_change():
+    seen_on_s4 = Doubt("an object on S4").seen_at(-40, 0)
+    assert _best_guesses([sure("S1", -160), sure("S2", -120)], [seen_on_s4], GEOMETRY, 2) == []
+    assert _best_guesses([sure("S4", -38)], [seen_on_s4], GEOMETRY, 2) == []
+    room = HidingDoubt("the fighter at (-40, -30) mm may hide a fighter on S4", "S4")  # no sighting
+    change = "something that is neither a base nor a token is near (-40, 0) mm"
+    off_the_spaces = Doubt("an object off the row").seen_at(-40, 60)
+    assert _best_guesses([], [room, change, off_the_spaces], GEOMETRY, 2) == []
+
+
+def test_a_reading_in_doubt_gives_the_fighter_it_saw_as_a_guess():
+    # 900003: S3's fighter is sure; S4's shows as a 20 mm object and a figure on S4's outline.
+    live, reference, truth, count = spec_scene(900003, GEOMETRY)
+    assert truth == ("S3", "S4")
+    for fighters in (None, count):
+        reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
+        assert not reading.ok and "S4" in reading.error
+        assert reading.occupied == truth
+        by_space = {f.space: f for f in reading.fighters}
+        assert not by_space["S3"].guessed and by_space["S3"].confidence > GUESS_CONFIDENCE
+        assert by_space["S4"].guessed and by_space["S4"].confidence == GUESS_CONFIDENCE
+        assert reading.to_json()["occupied"] == ["S3", "S4"]
+        assert all(f.keys() == {"space", "board_mm", "confidence"} for f in reading.to_json()["fighters"])
+
+
+def test_guesses_stop_at_the_count():
+    # 900042: S4 sure; figures on S5's and S6's outlines. Two fighters: S5, seen nearer its centre.
+    live, reference, truth, count = spec_scene(900042, GEOMETRY)
+    assert truth == ("S4", "S5") and count == MATCH_FIGHTERS
+    for fighters in (None, count):
+        reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
+        assert not reading.ok and "S6" in reading.error
+        assert reading.occupied == truth
+    one = read_arena(live, reference, GEOMETRY, annotate=False, fighters=1)
+    assert one.occupied == ("S4",) and not any(f.guessed for f in one.fighters)  # no room for a guess
+
+
+def test_a_sure_reading_guesses_nothing():
+    for seed in (900000, 900001, 900002):
+        live, reference, truth, count = spec_scene(seed, GEOMETRY)
+        for fighters in (None, count):
+            reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
+            assert reading.ok and reading.occupied == truth, seed
+            assert not any(f.guessed for f in reading.fighters)
