@@ -6,7 +6,7 @@ stays ``ok: false``; a guessed fighter is marked and carries a low confidence. S
 from __future__ import annotations
 
 from arena_scenes import line_9, spec_scene
-from vision.arena import read_arena
+from vision.arena import ArenaSettings, ArenaWatcher, WatchStatus, calibrate_arena, read_arena
 from vision.arena.bases import Doubt, FirmDoubt, HidingDoubt
 from vision.arena.reader import GUESS_CONFIDENCE, MATCH_FIGHTERS, FighterReading, _best_guesses
 
@@ -85,3 +85,13 @@ def test_a_sure_reading_guesses_nothing():
             reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
             assert reading.ok and reading.occupied == truth, seed
             assert not any(f.guessed for f in reading.fighters)
+
+
+def test_the_watcher_says_what_a_reading_in_doubt_still_sees():
+    # The live service passes the count; the tablet shows the doubt with what the camera still sees.
+    live, reference, truth, count = spec_scene(900003, GEOMETRY)
+    watcher = ArenaWatcher(calibrate_arena(reference, GEOMETRY), settings=ArenaSettings(stable_frames=1),
+                           fighters=("Maggot", "Bob"))
+    result = watcher.add_frame(live, 0.0)
+    assert result.status is WatchStatus.UNCERTAIN and result.positions == {} and result.disagreements == ()
+    assert result.messages[-1].startswith("Camera reading uncertain (sees S3; maybe S4): "), result.messages

@@ -171,7 +171,7 @@ class ArenaWatcher:
             )
             needs_calibration = True
         if not reading.ok:
-            messages.append(f"Camera reading uncertain: {reading.error}")
+            messages.append(f"Camera reading uncertain{_seen_in_doubt(reading)}: {reading.error}")
             status = WatchStatus.UNCERTAIN
             return WatchResult(t, status, reading, {}, (), drift, missing, tuple(messages))
         positions, naming_problem = self._name_fighters(frame, reading)
@@ -253,3 +253,11 @@ def _base_lab(frame: np.ndarray, reading: ArenaReading, fighter: FighterReading)
         return np.zeros(3)
     samples = frame[pts[:, 1], pts[:, 0]]
     return _bgr_to_lab(np.median(samples, axis=0).astype(np.uint8))
+
+
+def _seen_in_doubt(reading: ArenaReading) -> str:
+    """What a reading in doubt still sees, for the referee: " (sees S3; maybe S4)", or nothing."""
+    sure = [f.space for f in reading.fighters if f.space is not None and not f.guessed]
+    maybe = [f.space for f in reading.fighters if f.space is not None and f.guessed]
+    parts = [f"{word} {', '.join(spaces)}" for word, spaces in (("sees", sure), ("maybe", maybe)) if spaces]
+    return f" ({'; '.join(parts)})" if parts else ""
