@@ -2107,7 +2107,14 @@ def _within_resting_reach(score, bare_level: float, mask, view: BoardView, camer
                           r: float, search) -> bool:
     """Does the change that runs on from the disc's far rim, away from the camera, end where a token
     resting on it could still show (``_resting_token_reach``)? Change that starts again only after bare
-    board across the disc's whole width (``_apart_behind``) is something apart, not more of it."""
+    board across the disc's whole width (``_apart_behind``) is something apart, not more of it.
+
+    A figure is one body joined to its foot: what stands on the disc runs on from it unbroken.
+    ``_stands_up`` looks only past the reach, so alone it counts a fighter standing just behind a token
+    pair as the pair's own figure, whatever lies between (the ``resting-behind`` built set: a vivid token
+    resting 11 mm off a faint one, the pair's change ending 10-15 mm past its far rim, then 4-7 mm of bare
+    board, then the fighter's base the spaces' colour and its figure, 55 and 80 degrees up: the
+    seventy-fifth pass)."""
     reach = _resting_token_reach(camera, x, y)
     return (not _stands_up(mask, view, camera, x, y, r, allowance=reach)
             or _apart_behind(score, bare_level, view, camera, x, y, r, search, reach=reach))
@@ -2698,7 +2705,8 @@ def _apart_behind(score, bare_level: float, view: BoardView, camera: CameraPosit
     up to some 5 mm, which is why ``_stands_up`` sees it as standing. Lines are laid every
     2 mm across the disc's whole width, so that a figure's leg or flank off its centre line,
     anywhere over the disc, keeps the line it is on unbroken; a line leaving the view or where
-    change is not looked for (a marker's keep-out) answers no.
+    change is not looked for (a marker's keep-out) answers no. ``reach``: look that far (mm) past the
+    far rim, less ``_STANDS_UP_PAST_MM``, instead of a flat top's reach (see ``_within_resting_reach``).
     """
     ax, ay = camera.away(x, y)
     allowance = _flat_top_reach(camera, x, y) if reach is None else reach
