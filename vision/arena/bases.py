@@ -2705,8 +2705,8 @@ def _apart_behind(score, bare_level: float, view: BoardView, camera: CameraPosit
     up to some 5 mm, which is why ``_stands_up`` sees it as standing. Lines are laid every
     2 mm across the disc's whole width, so that a figure's leg or flank off its centre line,
     anywhere over the disc, keeps the line it is on unbroken; a line leaving the view or where
-    change is not looked for (a marker's keep-out) answers no. ``reach``: look that far (mm) past the
-    far rim, less ``_STANDS_UP_PAST_MM``, instead of a flat top's reach (see ``_within_resting_reach``).
+    change is not looked for (a marker's keep-out) answers no. ``reach``: the allowance (mm) past the far
+    rim ``_stands_up`` was given, instead of a flat top's reach (see ``_within_resting_reach``).
     """
     ax, ay = camera.away(x, y)
     allowance = _flat_top_reach(camera, x, y) if reach is None else reach
