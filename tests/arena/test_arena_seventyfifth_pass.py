@@ -5,9 +5,9 @@ docs/arena-reader.md, "Seventy-fifth pass").
 ``bench/arena_stacked_tokens.py --set resting-behind``: a vivid 22 mm token resting 11 mm off a faint one on
 S6, a fighter off the row 0.5 mm behind the pair. The pair fits one ringed disc of neither size that
 "stands up"; what a token resting on it can show ends within ``_resting_token_reach``, then bare board,
-then the fighter behind (its base the spaces' colour, seen from 55 and 80 degrees up). ``main`` measured
-the standing up on the line away from the camera through the change mask, which its closing bridges over
-the gap, so the fighter behind made the pair stand up past any token stack: S6 with ``ok: true``. A figure
+then the fighter behind (its base the spaces' colour, seen from 55 and 80 degrees up). ``main`` looked
+for change only past that reach (``_stands_up``), where the fighter behind is, so the pair stood up past any
+token stack: S6 with ``ok: true``, with the count and without. A figure
 is one body joined to its foot (``_apart_behind``, the nineteenth pass): what starts again after bare
 board is no figure standing on the pair.
 """
