@@ -83,10 +83,12 @@ ON_OPENCV_5 = int(cv2.__version__.split(".")[0]) >= 5
 LEFT = [
     pytest.param("resting-behind", (74, 0, 5.0, 135, False), marks=pytest.mark.skipif(not ON_OPENCV_5, reason="not wrong on 4.11")),
     pytest.param("resting-behind", (55, 0, 11.0, 90, False), marks=pytest.mark.skipif(not ON_OPENCV_5, reason="not wrong on 4.11")),
-    ("resting-behind", (55, 0, 11.0, 90, True)),
+    pytest.param("resting-behind", (55, 0, 11.0, 90, True),
+                 marks=pytest.mark.skipif(ON_OPENCV_5, reason="no longer wrong on OpenCV 5: the seventy-fifth pass")),
     ("resting-behind", (80, 0, 11.0, 225, True)),
-    ("resting-behind", (80, 20, 11.0, 45, True)),
 ]
+# (80, 20, 11.0, 45, True) was here: no longer a wrong ok since the seventy-fifth pass
+# (test_arena_seventyfifth_pass), its xfail mark removed.
 
 
 @pytest.mark.parametrize("which, label", STOOD_IN)

@@ -477,13 +477,15 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                 bare_level = _faint_level(board_noise(change, search) if noise is None else noise)
             apart = _apart_behind(change.score, bare_level, view, camera, x, y, r, search)
             if tiered >= MAX_TOKEN_TIERED and not apart:  # only where _ringed_figure asks
-                within_resting = not _stands_up(mask, view, camera, x, y, r, allowance=_resting_token_reach(camera, x, y))
+                within_resting = _within_resting_reach(change.score, bare_level, mask, view, camera, x, y, r, search)
         elif (stands_up and figure in (Evidence.UNKNOWN, Evidence.YES) and 2 * r < _size_cut(settings) + SIZE_MARGIN_MM
               and error <= CRISP_RIM_MM and tiered >= MAX_TOKEN_TIERED):
             # Where classify takes it for a fighter by what stands up behind it, and its rim steps down
             # to a fainter ring (a faint lower token's rim round the one resting on it; seed 100041's
             # base, 24.7 mm, one step from the board, stands up within the reach and is a fighter).
-            within_resting = not _stands_up(mask, view, camera, x, y, r, allowance=_resting_token_reach(camera, x, y))
+            if bare_level is None:
+                bare_level = _faint_level(board_noise(change, search) if noise is None else noise)
+            within_resting = _within_resting_reach(change.score, bare_level, mask, view, camera, x, y, r, search)
         if figure is Evidence.UNKNOWN and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:
             # Only where size alone would call it a token (see classify).
             rim_ahead = front_rim.shows(int(regions[v, u]), view, camera, x, y, r)
@@ -900,9 +902,12 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
         # fighter seen off every space raises no doubt (it changes no space): where something apart
         # from the disc, not a token, is seen there, it may be the fighter counted, and the disc a
         # token stack standing up by its figure (the thirty-fifth pass's built set, 74-80 degrees up).
+        # So where what stands past the reach, apart from the disc, lies off every space, fitted or not
+        # (the same set 55 degrees up, the fighter's base the spaces' colour: the seventy-fifth pass).
         kept = []
         for b in blobs:
-            if b.within_resting_reach and not _maybe_a_fighter_off_the_spaces(b, blobs, geometry, settings):
+            if (b.within_resting_reach and not _maybe_a_fighter_off_the_spaces(b, blobs, geometry, settings)
+                    and not _apart_behind_off_the_spaces(b, mask, view, geometry, camera)):
                 b = replace(b, within_resting_reach=False)
                 taken_by_count.add(id(b))
             kept.append(b)
@@ -969,7 +974,14 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
                    for front, behind in overlapping_solid
                    if geometry.space_at(front.x_mm, front.y_mm) != geometry.space_at(behind.x_mm, behind.y_mm)]
     if expected is not None and len(bases) < expected:
-        bases += _standing_in_for(expected - len(bases), blobs, bases, geometry, camera, settings)
+        stand_ins = _standing_in_for(expected - len(bases), blobs, bases, geometry, camera, settings)
+        # A stand-in on a space that stands up past a token stack's reach only by something apart from it
+        # off every space: that may be the fighter counted (the seventy-fifth pass).
+        doubts += [FirmDoubt(f"the object at ({s.x_mm:.0f}, {s.y_mm:.0f}) mm may be a token stack, and what "
+                             "stands apart behind it, off every space, the fighter counted")
+                   for s in stand_ins if s.within_resting_reach and geometry.space_at(s.x_mm, s.y_mm) is not None
+                   and _apart_behind_off_the_spaces(s, mask, view, geometry, camera)]
+        bases += stand_ins
     if expected is not None:
         # A fighter taken on a space (by its look or for the count) with a clear base right behind it,
         # left unsure only by the change that fighter makes, on another space or on none: the count says
@@ -1097,6 +1109,20 @@ def _maybe_a_fighter_off_the_spaces(blob: Blob, blobs, geometry: BoardGeometry, 
     return any(other is not blob and is_disc(other, settings) and _off_the_spaces(other, geometry)
                and not _overlapping(blob, other) and classify(other, settings) is not Kind.TOKEN
                for other in blobs)
+
+
+def _apart_behind_off_the_spaces(blob: Blob, mask, view: BoardView, geometry: BoardGeometry,
+                                 camera: CameraPosition) -> bool:
+    """Is ``blob``, within a resting token's reach, standing up past that reach only by change apart from it
+    (after bare board: see ``_within_resting_reach``) that lies clear of every space where it is looked at?
+    Something stands there of its own, and a fighter there changes no space (the seventy-fifth pass)."""
+    reach = _resting_token_reach(camera, blob.x_mm, blob.y_mm)
+    if not _stands_up(mask, view, camera, blob.x_mm, blob.y_mm, blob.radius_mm, allowance=reach):
+        return False
+    ax, ay = camera.away(blob.x_mm, blob.y_mm)
+    along = blob.radius_mm + reach + _STANDS_UP_PAST_MM
+    x, y = blob.x_mm + ax * along, blob.y_mm + ay * along
+    return geometry.space_at(x, y) is None and geometry.edge_distance(x, y) >= OFF_SPACE_MM
 
 
 def _bases_behind_tokens(discs, kinds, camera: CameraPosition, settings: ArenaSettings,
@@ -2089,6 +2115,23 @@ def _resting_token_reach(camera: CameraPosition, x: float, y: float) -> float:
     return TOKEN_MAX_MM / 2 + math.hypot(*camera.lean(x, y, 2 * MAX_TOKEN_THICKNESS_MM)) + _FLAT_SLACK_MM
 
 
+def _within_resting_reach(score, bare_level: float, mask, view: BoardView, camera: CameraPosition, x: float, y: float,
+                          r: float, search) -> bool:
+    """Does the change that runs on from the disc's far rim, away from the camera, end where a token
+    resting on it could still show (``_resting_token_reach``)? Change that starts again only after bare
+    board across the disc's whole width (``_apart_behind``) is something apart, not more of it.
+
+    A figure is one body joined to its foot: what stands on the disc runs on from it unbroken.
+    ``_stands_up`` looks only past the reach, so alone it counts a fighter standing just behind a token
+    pair as the pair's own figure, whatever lies between (the ``resting-behind`` built set: a vivid token
+    resting 11 mm off a faint one, the pair's change ending 10-15 mm past its far rim, then 4-7 mm of bare
+    board, then the fighter's base the spaces' colour and its figure, 55 and 80 degrees up: the
+    seventy-fifth pass)."""
+    reach = _resting_token_reach(camera, x, y)
+    return (not _stands_up(mask, view, camera, x, y, r, allowance=reach)
+            or _apart_behind(score, bare_level, view, camera, x, y, r, search, reach=reach))
+
+
 def _stands_up(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
                allowance: float | None = None) -> bool:
     """Does the change run on away from the camera beyond what a flat disc's top could (or, given
@@ -2660,7 +2703,7 @@ def _breaks_behind(mask, view: BoardView, camera: CameraPosition, x: float, y: f
 
 
 def _apart_behind(score, bare_level: float, view: BoardView, camera: CameraPosition, x: float, y: float,
-                  r: float, search) -> bool:
+                  r: float, search, reach: float | None = None) -> bool:
     """Does bare board (change score under ``bare_level``: not even faint change) cut every line
     away from the camera across the disc's width, for ``FIGURE_BREAK_MM`` or more, between the
     disc's far rim and the end of the stretch ``_stands_up`` looks at?
@@ -2674,10 +2717,11 @@ def _apart_behind(score, bare_level: float, view: BoardView, camera: CameraPosit
     up to some 5 mm, which is why ``_stands_up`` sees it as standing. Lines are laid every
     2 mm across the disc's whole width, so that a figure's leg or flank off its centre line,
     anywhere over the disc, keeps the line it is on unbroken; a line leaving the view or where
-    change is not looked for (a marker's keep-out) answers no.
+    change is not looked for (a marker's keep-out) answers no. ``reach``: the allowance (mm) past the far
+    rim ``_stands_up`` was given, instead of a flat top's reach (see ``_within_resting_reach``).
     """
     ax, ay = camera.away(x, y)
-    allowance = _flat_top_reach(camera, x, y)
+    allowance = _flat_top_reach(camera, x, y) if reach is None else reach
     end = r + allowance + _STANDS_UP_PAST_MM  # where _stands_up stops looking
     h, w = score.shape
     for offset in np.arange(-r, r + 0.01, _APART_LINE_SPACING_MM):
