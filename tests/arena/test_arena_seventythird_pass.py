@@ -17,6 +17,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import pytest
 
 from arena_scenes import bench_module, spec_scene
 from vision.arena import bases, load_geometry, read_arena
@@ -24,6 +25,7 @@ from vision.arena.bases import Blob, Evidence
 from vision.arena.pose import CameraPosition
 from vision.arena.settings import ArenaSettings
 from vision.arena.topdown import BoardView
+from vision.synth.arena_scene import CameraPose, Lighting, Miniature, Scene, render_scene
 
 SETTINGS = ArenaSettings()
 GEOMETRY = load_geometry(bench_module("arena_stacked_tokens").LAYOUT)
@@ -126,3 +128,58 @@ def test_890222_is_never_a_wrong_ok_with_the_count():
     live, reference, truth, count = spec_scene(890222, GEOMETRY)
     reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=count)
     assert not reading.ok or reading.occupied == truth, (reading.occupied, reading.error)
+
+
+#: 890222's two fighters rebuilt (the S7 fighter's base close to its space's colour, its figure to the
+#: board's; the S8 fighter vivid), on 890222's board, seen from 40-60 degrees up and 17 degrees to
+#: either side, both or the S7 fighter alone: 30 scenes, of which ``main`` read 7 wrong without the count
+#: (on either stack; this pass 2, on numpy 1.24 + OpenCV 4.11 3).
+S7_FIGHTER = Miniature(80.8, 2.85, base_mm=27.5, base_height_mm=2.9, base_bgr=(60, 121, 118), figure_bgr=(104, 193, 226),
+                       figure_height_mm=38.4, figure_width_mm=17.3, lean_mm=(-1.5, 1.1))
+S8_FIGHTER = Miniature(108.0, 2.85, base_mm=27.0, base_height_mm=3.6, base_bgr=(87, 156, 177), figure_bgr=(206, 113, 151),
+                       figure_height_mm=36.5, figure_width_mm=12.1, lean_mm=(-0.9, 1.6))
+
+
+def _rebuilt(elevation, azimuth, both):
+    """(live, reference, truth) of 890222's fighters rebuilt at this pose."""
+    pose = CameraPose(distance_mm=489, elevation_deg=elevation, azimuth_deg=azimuth, target_mm=(-10.0, 3.75))
+    minis = (S7_FIGHTER, S8_FIGHTER) if both else (S7_FIGHTER,)
+
+    def scene(minis, seed):
+        return Scene(pose=pose, miniatures=minis, tokens=(), hidden_markers=(), lighting=Lighting(noise=2.9),
+                     board_bgr=(83, 162, 191), space_bgr=(75, 156, 160), seed=seed, board_seed=907601022)
+    truth = ("S7", "S8") if both else ("S7",)
+    return render_scene(scene(minis, 5), GEOMETRY), render_scene(scene((), 99), GEOMETRY), truth
+
+
+#: On the Pi's numpy 1.24 + OpenCV 4.11 the render and the fits differ a little: (40, -17), the S7 fighter
+#: alone, has its top fitted ragged there (2.31 mm off a circle, no disc to join the foot to): still wrong
+#: there, not asserted on that stack.
+ON_OPENCV_5 = int(cv2.__version__.split(".")[0]) >= 5
+
+
+@pytest.mark.parametrize("elevation, azimuth, both", [
+    pytest.param(40, -17, False, marks=pytest.mark.skipif(not ON_OPENCV_5, reason="top fitted ragged on 4.11")),
+    (40, 0, False), (45, -17, True), (45, -17, False), (45, 0, True),
+])
+def test_rebuilt_the_foot_and_top_are_never_a_wrong_ok(elevation, azimuth, both):
+    # main read these S7 missed with ok: true; the foot and the top are joined by the body: a doubt.
+    live, reference, truth = _rebuilt(elevation, azimuth, both)
+    reading = read_arena(live, reference, GEOMETRY, annotate=False)
+    assert not reading.ok or reading.occupied == truth, (reading.occupied, reading.error)
+
+
+@pytest.mark.xfail(strict=True, reason="left: 40 degrees up, 17 to the side, the S7 fighter's foot is not fitted at "
+                                       "all, only its top off the row (a 20 mm flat disc): nothing to join it to")
+@pytest.mark.parametrize("both", [True, False])
+def test_rebuilt_left_only_the_top_fitted(both):
+    live, reference, truth = _rebuilt(40, 17, both)
+    reading = read_arena(live, reference, GEOMETRY, annotate=False)
+    assert not reading.ok or reading.occupied == truth, (reading.occupied, reading.error)
+
+
+@pytest.mark.parametrize("elevation, azimuth", [(50, -17), (55, -17), (55, 17)])
+def test_rebuilt_read_right_as_before(elevation, azimuth):
+    live, reference, truth = _rebuilt(elevation, azimuth, True)
+    reading = read_arena(live, reference, GEOMETRY, annotate=False)
+    assert reading.ok and reading.occupied == truth, (reading.occupied, reading.error)
