@@ -302,7 +302,7 @@ class Blob:
     #: ones run on into a base behind: ``_rays_into_a_base_behind``); None elsewhere.
     pinched_alone_mm: float | None = None
     #: A token-sized disc joined by change over the board's noise, unbroken across most of its width, to
-    #: another token-sized disc lying behind it further off than a flat token's top could show (see
+    #: another disc taken for a token lying behind it further off than a flat token's top could show (see
     #: ``_foot_of_a_top_behind``): a figure's foot and its top, never a token. Measured only on token-sized
     #: discs ``classify`` takes for tokens.
     top_behind: bool = False
@@ -1468,9 +1468,9 @@ def _more_of_it_behind(blob: Blob, discs, camera: CameraPosition) -> bool:
 
 def _foot_of_a_top_behind(blob: Blob, discs, camera: CameraPosition, view: BoardView, front_rim: "_FrontRimCheck",
                           search, settings: ArenaSettings) -> bool:
-    """Is a token-sized disc joined to another token-sized disc lying behind it (on its line away from
-    the camera) further off than any flat token's top could show, with no other disc between them, by
-    change over the board's noise unbroken along most lines across their width?
+    """Is a token-sized disc joined to another disc ``classify`` takes for a token, lying behind it (on
+    its line away from the camera) further off than any flat token's top could show, with no other disc
+    between them, by change over the board's noise unbroken along most lines across their width?
 
     A token is flat and whole: the change it makes ends at its outline, its top's lean and its shadow;
     a second token lying behind it, apart from it, has bare board between them. A figure is one body
@@ -1481,15 +1481,15 @@ def _foot_of_a_top_behind(blob: Blob, discs, camera: CameraPosition, view: Board
     behind it off the row, the body between at 2-4 times the board's noise; every change was then
     explained and S7 missed). Not enough to place a fighter by, but never a token: unsure. The gap must
     be longer than the mask's closing bridges (``_RISE_RUN_MM``) and than a token's own top reaches; a
-    disc between them (a base behind a token) would be what joins them.
+    disc between them (a base behind a token), or a fighter behind placed by its base's faint ring (a
+    token lying in front of that base: the sixty-eighth pass's scenes), is what joins them instead.
     """
     if blob.diameter_mm > _size_cut(settings) - SIZE_MARGIN_MM:
         return False
     least_gap = max(_flat_top_reach(camera, blob.x_mm, blob.y_mm), _RISE_RUN_MM)
     for top in discs:
-        if (top is blob or top.diameter_mm > _size_cut(settings) - SIZE_MARGIN_MM
-                or not _stands_behind(top, blob, camera)):
-            continue
+        if top is blob or classify(top, settings) is not Kind.TOKEN or not _stands_behind(top, blob, camera):
+            continue  # (a fighter behind, placed by its base's faint ring: its base is what joins them)
         dx, dy = top.x_mm - blob.x_mm, top.y_mm - blob.y_mm
         if math.hypot(dx, dy) - top.radius_mm - blob.radius_mm < least_gap:
             continue
