@@ -154,6 +154,10 @@ _RAY_ANGLES = np.radians(np.linspace(-88, 88, 21))
 _RAY_STEP_MM = 0.5
 #: Spacing of the lines across a disc along which ``_apart_behind`` looks for bare board (mm).
 _APART_LINE_SPACING_MM = 2.0
+#: ... and lines from a token-sized disc to one behind it, along which a figure's body is looked for.
+_BODY_LINE_SPACING_MM = 1.5
+#: Share of those lines that must run unbroken: a body is as wide as most of the narrower disc.
+_BODY_LINES_JOINED = 2 / 3
 #: Directions across a disc in which its width is measured (see ``_pinched_by``).
 _WIDTH_ANGLES = np.radians(np.arange(0.0, 180.0, 10.0))
 #: The rays of those directions: each one way, then the opposite way.
@@ -309,6 +313,11 @@ class Blob:
     #: then decides (see ``_one_behind_the_other``, ``classify``; its near rays alone count where the far
     #: ones run on into a base behind: ``_rays_into_a_base_behind``); None elsewhere.
     pinched_alone_mm: float | None = None
+    #: A token-sized disc joined by change over the board's noise, unbroken across most of its width, to
+    #: another disc taken for a token lying behind it further off than a flat token's top could show (see
+    #: ``_foot_of_a_top_behind``): a figure's foot and its top, never a token. Measured only on token-sized
+    #: discs ``classify`` takes for tokens.
+    top_behind: bool = False
     #: Board mm of the changed points in the band in front of the rim, and how many were looked at.
     ahead_points: tuple = field(default=(), compare=False, repr=False)
     ahead_looked: int = field(default=0, compare=False, repr=False)
@@ -532,6 +541,10 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         blobs.append(blob)
     discs = [b for b in blobs if is_disc(b, settings)]
     for i, blob in enumerate(blobs):
+        if is_disc(blob, settings) and classify(blob, settings) is Kind.TOKEN:
+            # Only where the look says token (see classify).
+            blobs[i] = blob = replace(blob, top_behind=_foot_of_a_top_behind(blob, discs, camera, view, front_rim, search,
+                                                                             settings))
         # Only where a base right behind may be what it stands up by (see _one_behind_the_other).
         if (blob.figure is Evidence.UNKNOWN and blob.stands_up and blob.fit_error_mm <= CRISP_RIM_MM
                 and blob.diameter_mm >= _size_cut(settings) + SIZE_MARGIN_MM and is_disc(blob, settings)
@@ -728,6 +741,8 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.UNSURE  # a faint colour of its own in front of it, where a figure's base would be
         if blob.long_shadow:
             return Kind.UNSURE  # a shadow from it longer than a token's thickness casts: something tall
+        if blob.top_behind:
+            return Kind.UNSURE  # one body with a disc well behind it: a figure's foot and top?
         return Kind.TOKEN
     if blob.figure is Evidence.YES and blob.ahead > MAX_CHANGE_AHEAD:
         return Kind.UNSURE  # a figure's head, its own base nearer the camera, is no base
@@ -1489,6 +1504,66 @@ def _more_of_it_behind(blob: Blob, discs, camera: CameraPosition) -> bool:
     return not any(_on_token(past, other, camera) for other in discs if other is not blob)
 
 
+def _foot_of_a_top_behind(blob: Blob, discs, camera: CameraPosition, view: BoardView, front_rim: "_FrontRimCheck",
+                          search, settings: ArenaSettings) -> bool:
+    """Is a token-sized disc joined to another disc ``classify`` takes for a token, lying behind it (on
+    its line away from the camera) further off than any flat token's top could show, with no other disc
+    between them, by change over the board's noise unbroken along most lines across their width?
+
+    A token is flat and whole: the change it makes ends at its outline, its top's lean and its shadow;
+    a second token lying behind it, apart from it, has bare board between them. A figure is one body
+    from its foot to its top (see ``_apart_behind``): seen from low enough, over a base close to its
+    space's colour, its foot may fit a token-sized disc and its top (lit from above) another one behind
+    it, each flat by its look, its body between them too faint for the change mask yet unbroken over
+    the board's noise (fresh 890222, 45 degrees up: a 13.1 mm "token" on S7 and a 19.7 mm one 36 mm
+    behind it off the row, the body between at 2-4 times the board's noise; every change was then
+    explained and S7 missed). Not enough to place a fighter by, but never a token: unsure. The gap must
+    be longer than the mask's closing bridges (``_RISE_RUN_MM``) and than a token's own top reaches; a
+    disc between them (a base behind a token), or a fighter behind placed by its base's faint ring (a
+    token lying in front of that base: the sixty-eighth pass's scenes), is what joins them instead.
+    """
+    if blob.diameter_mm > _size_cut(settings) - SIZE_MARGIN_MM:
+        return False
+    least_gap = max(_flat_top_reach(camera, blob.x_mm, blob.y_mm), _RISE_RUN_MM)
+    for top in discs:
+        if top is blob or classify(top, settings) is not Kind.TOKEN or not _stands_behind(top, blob, camera):
+            continue  # (a fighter behind, placed by its base's faint ring: its base is what joins them)
+        dx, dy = top.x_mm - blob.x_mm, top.y_mm - blob.y_mm
+        if math.hypot(dx, dy) - top.radius_mm - blob.radius_mm < least_gap:
+            continue
+        if any(other is not blob and other is not top
+               and _distance_to_segment(other.x_mm - blob.x_mm, other.y_mm - blob.y_mm, dx, dy) < other.radius_mm
+               for other in discs):
+            continue
+        if _body_between(blob, top, front_rim.smooth(), front_rim.ring_level(), view, search):
+            return True
+    return False
+
+
+def _body_between(near: Blob, far: Blob, smooth, level: float, view: BoardView, search) -> bool:
+    """Do most lines from disc ``near`` to disc ``far`` (``_BODY_LINE_SPACING_MM`` apart across the
+    narrower one's width) run from one's rim to the other's with no ``FIGURE_BREAK_MM`` under ``level``
+    in ``smooth``? A line leaving the view or where change is not looked for runs unbroken for nothing."""
+    dx, dy = far.x_mm - near.x_mm, far.y_mm - near.y_mm
+    apart = math.hypot(dx, dy)
+    ux, uy = dx / apart, dy / apart
+    half = min(near.radius_mm, far.radius_mm) - _BODY_LINE_SPACING_MM
+    offsets = np.arange(-half, half + 0.01, _BODY_LINE_SPACING_MM)
+    h, w = smooth.shape
+    joined = 0
+    for offset in offsets:
+        start = math.sqrt(near.radius_mm ** 2 - offset ** 2)
+        end = apart - math.sqrt(far.radius_mm ** 2 - offset ** 2)
+        distances = np.arange(start, end, 1.0)
+        u, v = view.to_px(near.x_mm + ux * distances - uy * offset, near.y_mm + uy * distances + ux * offset)
+        ui, vi = np.round(u).astype(int), np.round(v).astype(int)
+        if not ((ui >= 0) & (ui < w) & (vi >= 0) & (vi < h)).all() or (search is not None and not search[vi, ui].all()):
+            continue
+        if longest_run(smooth[vi, ui] < level) < FIGURE_BREAK_MM:
+            joined += 1
+    return joined >= _BODY_LINES_JOINED * len(offsets)
+
+
 def _ahead_is_a_taken_base(blob: Blob, bases: list[Blob], camera: CameraPosition, settings: ArenaSettings) -> bool:
     """A crisp base left unsure only by change just in front of it, nearly all of it on bases
     already taken (a neighbour touching it on the camera's side)."""
@@ -2168,14 +2243,21 @@ class _FrontRimCheck:
         self._ring_level: float | None = None
 
     def shows(self, own_region: int, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> bool:
-        if self._smooth is None:
-            self._smooth = cv2.blur(self._score, (3, 3))  # a rim a few px wide stands out of the noise
-        level = _base_rim_level(self._smooth, self._regions, own_region, view, camera, x, y, r)
+        level = _base_rim_level(self.smooth(), self._regions, own_region, view, camera, x, y, r)
         if level < _MIN_RING_SCORE:
             return False  # under the floor the level never sinks below, whatever the noise
+        return level >= self.ring_level()
+
+    def smooth(self) -> np.ndarray:
+        if self._smooth is None:
+            self._smooth = cv2.blur(self._score, (3, 3))  # a rim a few px wide stands out of the noise
+        return self._smooth
+
+    def ring_level(self) -> float:
+        """The level a faint rim (or body) must reach over the board's noise in ``smooth()``."""
         if self._ring_level is None:
-            self._ring_level = max(_MIN_RING_SCORE, _RING_OVER_NOISE * _noise_level(self._smooth, self._search))
-        return level >= self._ring_level
+            self._ring_level = max(_MIN_RING_SCORE, _RING_OVER_NOISE * _noise_level(self.smooth(), self._search))
+        return self._ring_level
 
 
 def _may_stand_in_a_base(blob: Blob, settings: ArenaSettings) -> bool:
