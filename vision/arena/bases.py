@@ -394,7 +394,53 @@ def _noise_level(score: np.ndarray, search: np.ndarray) -> float:
     values = np.take(score, per_mask(search, "noise samples", lambda mask: np.flatnonzero(mask)[::5]))
     if len(values) == 0:
         return 0.0
-    return float(np.partition(values, 3 * len(values) // 4)[3 * len(values) // 4])
+    k = 3 * len(values) // 4
+    quartile = _order_statistics(values, (k,))
+    return float(np.partition(values, k)[k] if quartile is None else quartile[0])
+
+
+#: Under this many values a whole partition costs less than narrowing it down first.
+_NARROWED_MIN_VALUES = 4096
+#: :func:`_order_statistics`' sample (every this many values) and its margin round the ranks (share of them).
+_NARROWING_STRIDE, _NARROWING_MARGIN = 16, 0.03
+
+
+def _order_statistics(values: np.ndarray, ranks: tuple[int, ...]):
+    """The values of rank ``ranks`` (ascending, 0 the smallest) of the 1-D ``values``, exactly as
+    ``np.partition(values, ranks)[ranks]`` has them, found among the few values near them only; None
+    where that cannot be done (fewer than ``_NARROWED_MIN_VALUES`` values, a NaN, or a sample that
+    missed them: the caller partitions all, as before).
+
+    A partition walks every value several times; a view's worth (the bare board, some 60,000) costs
+    more than the check that asks for it. A sample (every ``_NARROWING_STRIDE``-th value) gives a range
+    [lo, hi] that holds the ranks asked for, with a margin; counting the values under lo and keeping
+    those within it takes three passes, and the ranks are then found by partitioning the few kept,
+    less the count under lo. Exact: the values of those ranks lie in [lo, hi] (checked by the counts,
+    which also check that every value compares, no NaN), and among the kept ones they have the
+    ranks asked less that count, whatever the order."""
+    n = len(values)
+    if n < _NARROWED_MIN_VALUES:
+        return None
+    sample = values[::_NARROWING_STRIDE]
+    m = len(sample)
+    low = max(0, int((ranks[0] / n - _NARROWING_MARGIN) * m))
+    high = min(m - 1, int((ranks[-1] / n + _NARROWING_MARGIN) * m) + 1)
+    bounds = np.partition(sample, (low, high))
+    lo, hi = bounds[low], bounds[high]
+    under = np.count_nonzero(values < lo)
+    kept = values[(values >= lo) & (values <= hi)]
+    if under + len(kept) + np.count_nonzero(values > hi) != n or not under <= ranks[0] <= ranks[-1] < under + len(kept):
+        return None
+    within = [k - under for k in ranks]
+    return np.partition(kept, within)[within]
+
+
+def _median(values: np.ndarray):
+    """``np.median`` of the 1-D ``values``, to the bit (its mean of the middle one or two values, its
+    NaN), the middle found by :func:`_order_statistics` where it can be."""
+    half = len(values) // 2
+    middle = _order_statistics(values, (half - 1, half) if len(values) % 2 == 0 else (half,))
+    return np.median(values if middle is None else middle)
 
 
 def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: CameraPosition, settings: ArenaSettings,
@@ -1902,6 +1948,8 @@ def _figures_past_the_outlines(mask, view: BoardView, geometry: BoardGeometry, c
         r, c = view.rect_mask(sx - half, sy - half, sx + half, sy + half)
         r = slice(max(r.start - rows.start, 0), max(min(r.stop, rows.stop) - rows.start, 0))
         c = slice(max(c.start - cols.start, 0), max(min(c.stop, cols.stop) - cols.start, 0))
+        if not labels[r, c].any():
+            continue  # (most spaces: no change meets them, and np.unique costs ten times as much)
         meeting = np.unique(labels[r, c])
         meeting = tuple(int(label) for label in meeting[meeting > 0])
         if not meeting:
@@ -2338,12 +2386,15 @@ class _TintInFrontCheck:
             # smoothed over a few px: a shadow is wide, the noise is not.
             luma = cv2.transform(quotient, np.full((1, 3), 1 / 3, np.float32)) - np.float32(1.0)
             luma = cv2.blur(luma, (3, 3))
-            bare = luma[bare_board]
+            bare = luma[bare_board]  # (a copy: the deviations go in it)
             if bare.size < 100:
                 self._shade = (luma, None)
             else:
-                spread = 1.4826 * float(np.median(np.abs(bare - np.median(bare))))
-                self._shade = (luma, float(np.median(bare)) - _SHADOW_OVER_NOISE * spread)
+                # The median once, not twice, and each by _median: np.median's partitions of some
+                # 60,000 values were most of the check's cost.
+                median = _median(bare)
+                spread = 1.4826 * float(_median(np.abs(np.subtract(bare, median, out=bare), out=bare)))
+                self._shade = (luma, float(median) - _SHADOW_OVER_NOISE * spread)
         luma, level = self._shade
         if level is None:
             return False
