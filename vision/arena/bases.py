@@ -535,21 +535,31 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
             # to a fainter ring (a faint lower token's rim round the one resting on it; seed 100041's
             # base, 24.7 mm, one step from the board, stands up within the reach and is a fighter).
             within_resting = not _stands_up(mask, view, camera, x, y, r, allowance=_resting_token_reach(camera, x, y))
+        # The outline rays out of the disc's centre that the checks below ask for, walked in one call
+        # (the same rays, as many calls' worth of numpy work in one; see _outlines).
+        outlines = {}
+        if figure is Evidence.UNKNOWN and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:
+            outlines = _outlines(difference, mask, view, x, y, r, search,
+                                 short=_far_side_angles(camera, x, y), across=_across_angles(camera, x, y))
+        elif figure is Evidence.UNKNOWN and 2 * r >= _size_cut(settings) + SIZE_MARGIN_MM and not stands_up:
+            outlines = _outlines(difference, mask, view, x, y, r, search,
+                                 pinched=_PINCH_RAY_ANGLES, short=_far_side_angles(camera, x, y))
         if figure is Evidence.UNKNOWN and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:
             # Only where size alone would call it a token (see classify).
             rim_ahead = front_rim.shows(int(regions[v, u]), view, camera, x, y, r)
             # (Standing up, it is unsure, unless that is a base's behind it: see _stands_up_only_into_a_base.)
-            short = _short_behind(difference, mask, view, camera, x, y, r, search)
+            short = _short_behind(difference, mask, view, camera, x, y, r, search, outlines["short"])
         # Only where the figure seems plainly there: one close to the board's colour in part may
         # show a gap above its base and rise after it (``rises_behind``; seed 100166).
         broken = (figure is Evidence.YES and coverage >= SIZE_ALONE_COVERAGE
                   and 2 * r >= _size_cut(settings) + SIZE_MARGIN_MM and _breaks_behind(mask, view, camera, x, y, r, search))
         if figure is Evidence.UNKNOWN and 2 * r >= _size_cut(settings) + SIZE_MARGIN_MM and not stands_up:
-            pinched = _pinched_by(difference, mask, view, x, y, r, search)  # only where size alone decides
-            short = _short_behind(difference, mask, view, camera, x, y, r, search)
+            pinched = _pinched_by(difference, mask, view, x, y, r, search,  # only where size alone decides
+                                  outline=outlines["pinched"])
+            short = _short_behind(difference, mask, view, camera, x, y, r, search, outlines["short"])
             runs_on = -short > _flat_top_outline_reach(camera, x, y)
         # Only where the size may call it a token (see classify).
-        across = (_width_across(difference, mask, view, camera, x, y, r, search)
+        across = (_width_across(difference, mask, view, camera, x, y, r, search, outlines.get("across"))
                   if 2 * r < _size_cut(settings) + SIZE_MARGIN_MM else 0.0)
         blob = Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up,
                     rises_behind=rises, rim_ahead=rim_ahead, broken_behind=broken, apart_behind=apart,
@@ -2748,7 +2758,8 @@ def _apart_behind(score, bare_level: float, view: BoardView, camera: CameraPosit
     return True
 
 
-def _pinched_by(difference, mask, view: BoardView, x: float, y: float, r: float, search, joined=None) -> float:
+def _pinched_by(difference, mask, view: BoardView, x: float, y: float, r: float, search, joined=None,
+                outline=None) -> float:
     """How far (mm) inside the fitted rim the outline lies on *both* sides of the disc, across
     its narrowest direction: rays out from the centre both ways, each to the outermost outline
     (see :func:`_rim_distances`); per direction the longer of the two counts.
@@ -2760,10 +2771,10 @@ def _pinched_by(difference, mask, view: BoardView, x: float, y: float, r: float,
 
     ``joined``: per ray (``_WIDTH_ANGLES``, then the opposite ones), True where a ray that finds no outline
     ran on into a clear base behind the disc (see :func:`_rays_into_a_base_behind`): there the other ray
-    of that direction counts alone.
+    of that direction counts alone. ``outline``: ``_outline_distances`` of these rays, if the caller has it.
     """
     angles = _PINCH_RAY_ANGLES
-    distances, seen = _outline_distances(difference, mask, view, x, y, r, angles, search)
+    distances, seen = _outline_distances(difference, mask, view, x, y, r, angles, search) if outline is None else outline
     half = len(_WIDTH_ANGLES)
     one, other = distances[:half], distances[half:]
     longer = np.maximum(one, other)  # NaN where either ray found no outline
@@ -2777,11 +2788,23 @@ def _outline_distances(difference, mask, view: BoardView, x: float, y: float, r:
     """Along rays out from (x, y) in each direction (board radians, to ``r`` + ``_PINCH_RAY_PAST_MM``): the distance
     (mm) to the outermost outline (see :func:`_rim_distances`; NaN where none), and whether the
     whole ray lies where change can be seen."""
+    return _outlines(difference, mask, view, x, y, r, search, rays=angles)["rays"]
+
+
+def _outlines(difference, mask, view: BoardView, x: float, y: float, r: float, search, **angle_sets) -> dict:
+    """:func:`_outline_distances` of each set of directions (by name), all walked in one call: a disc's checks
+    ask for two sets of the same reach (``_short_behind`` with ``_width_across`` or ``_pinched_by``), and each
+    call is some 40 numpy calls on a few dozen rays. The same numbers: every step is per sample or per ray
+    (the sample maps, the remaps, the blur along each ray, ``_rim_distances``), and each set's directions'
+    cosines and sines are taken on that set alone, as its own call took them."""
     ppm = view.px_per_mm
     u, v = view.to_px(x, y)
     steps = np.arange(0, r + _PINCH_RAY_PAST_MM, _RAY_STEP_MM)
-    map_u = (u + np.cos(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
-    map_v = (v - np.sin(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
+    sets = list(angle_sets.values())
+    cos = np.concatenate([np.cos(angles) for angles in sets]) if len(sets) > 1 else np.cos(sets[0])
+    sin = np.concatenate([np.sin(angles) for angles in sets]) if len(sets) > 1 else np.sin(sets[0])
+    map_u = (u + cos[:, None] * steps[None, :] * ppm).astype(np.float32)
+    map_v = (v - sin[:, None] * steps[None, :] * ppm).astype(np.float32)
     profiles = _along_rays(difference, map_u, map_v)
     profiles = cv2.blur(profiles, (3, 1))  # along the rays only, as for the rim fit
     inside = cv2.remap(mask, map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
@@ -2791,11 +2814,25 @@ def _outline_distances(difference, mask, view: BoardView, x: float, y: float, r:
     seen &= search[_clamped(vi, h - 1), _clamped(ui, w - 1)]
     seen = seen[np.arange(len(seen)), seen.argmin(axis=1)]  # a row all True: its first False is none (see _first_marked)
     distances, _ = _rim_distances(profiles, inside)
-    return distances, seen
+    ends = np.cumsum([len(angles) for angles in sets])
+    return {name: (distances[end - len(angles):end], seen[end - len(angles):end])
+            for (name, angles), end in zip(angle_sets.items(), ends)}
+
+
+def _far_side_angles(camera: CameraPosition, x: float, y: float) -> np.ndarray:
+    """The directions (board radians) of :func:`_short_behind`'s rays."""
+    ax, ay = camera.away(x, y)
+    return math.atan2(ay, ax) + _FAR_SIDE_ANGLES
+
+
+def _across_angles(camera: CameraPosition, x: float, y: float) -> np.ndarray:
+    """The directions (board radians) of :func:`_width_across`' rays: both ways square to the line to the camera."""
+    ax, ay = camera.away(x, y)
+    return math.atan2(ay, ax) + np.concatenate((_ACROSS_ANGLES, _ACROSS_ANGLES + np.pi))
 
 
 def _short_behind(difference, mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
-                  search) -> float:
+                  search, outline=None) -> float:
     """How far (mm) inside the fitted rim the outline lies on the disc's far side: along the line
     away from the camera (and 5 and 10 degrees either side of it, the middle value), out from the
     fitted centre to the outermost outline (see :func:`_rim_distances`). 0 where it cannot be seen.
@@ -2804,16 +2841,17 @@ def _short_behind(difference, mask, view: BoardView, camera: CameraPosition, x: 
     stands on it, a figure or the base's own top, shows displaced further away from the camera:
     nothing standing on a base stops its far outline short. A disc fitted too big on that half
     (a flat token with another lying against it, whose rim points pulled the fit) ends short.
+    ``outline``: ``_outline_distances`` of its rays (``_far_side_angles``), if the caller has it.
     """
-    ax, ay = camera.away(x, y)
-    distances, seen = _outline_distances(difference, mask, view, x, y, r, math.atan2(ay, ax) + _FAR_SIDE_ANGLES, search)
+    distances, seen = (_outline_distances(difference, mask, view, x, y, r, _far_side_angles(camera, x, y), search)
+                       if outline is None else outline)
     # A ray that finds no outline within reach ran on into more change: not short.
     distances = np.where(np.isnan(distances), r + _PINCH_RAY_PAST_MM, distances)[seen]
     return float(r - np.median(distances)) if len(distances) > len(_FAR_SIDE_ANGLES) // 2 else 0.0
 
 
 def _width_across(difference, mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
-                  search) -> float:
+                  search, outline=None) -> float:
     """How wide (mm) the change is across the line to the camera, through the fitted centre: rays
     both ways square to that line (and 10 degrees either side), each to the outermost outline (see
     :func:`_rim_distances`), the middle of the widths. Only directions whose rays lie wholly where
@@ -2821,10 +2859,10 @@ def _width_across(difference, mask, view: BoardView, camera: CameraPosition, x: 
 
     Across the line to the camera a flat disc is as wide as it is: its side and top show displaced
     along that line only. A token is at most ``TOKEN_MAX_MM`` wide there, however it is fitted.
+    ``outline``: ``_outline_distances`` of its rays (``_across_angles``), if the caller has it.
     """
-    ax, ay = camera.away(x, y)
-    angles = math.atan2(ay, ax) + np.concatenate((_ACROSS_ANGLES, _ACROSS_ANGLES + np.pi))
-    distances, seen = _outline_distances(difference, mask, view, x, y, r, angles, search)
+    distances, seen = (_outline_distances(difference, mask, view, x, y, r, _across_angles(camera, x, y), search)
+                       if outline is None else outline)
     half = len(_ACROSS_ANGLES)
     # A ray that finds no outline within reach ran on into something else (a token or a die lying
     # against it, a shadow): that is no width of this thing, so that direction is not measured.
