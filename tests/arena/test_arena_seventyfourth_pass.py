@@ -86,6 +86,7 @@ def test_noise_level_is_the_partitions_quartile():
 
 
 def test_blob_copies_are_dataclasses_replace():
+    assert not hasattr(bases.Blob, "__post_init__")  # (bases.replace does not call __init__: none to skip)
     blob = bases.Blob(1.0, -2.0, 12.5, 0.3, 0.1, bases.Evidence.UNKNOWN, (1.0, -1.5), 3, 0.9, ahead=0.2)
     for changes in ({}, {"ahead": 0.0}, {"stands_up": False}, {"x_mm": 5.0, "radius_mm": 13.0, "figure_only": True},
                     {"figure": bases.Evidence.NO, "stands_up": False}):
@@ -190,3 +191,61 @@ def test_no_change_meets_a_space_finds_no_figure(geometry):
 
     camera = CameraPosition((0.0, -400.0, 500.0), 800.0)
     assert bases._figures_past_the_outlines(mask, view, geometry, camera, [], [], explained) == []
+
+
+def _difference_and_mask(image, prepared):
+    """The capped difference (worked out by rows, as a read has it) and the change mask of ``image``."""
+    from vision.arena.topdown import SmoothView, change_between
+
+    live = SmoothView.of(prepared.view.warp(image, prepared.registration.homography))
+    change = change_between(live, prepared.smooth, prepared.search)
+    mask = bases.change_mask(change, prepared.search)
+    return change, mask
+
+
+def _same_outline(a, b):
+    return np.array_equal(a[0], b[0], equal_nan=True) and np.array_equal(a[1], b[1])
+
+
+def test_outline_rays_walked_together_are_each_set_walked_alone(bench_scenes, geometry):
+    """``_outlines`` of two sets of directions, in one call, gives each set what its own call gives, to the
+    bit: on the bench's scenes' own change (the capped difference worked out by rows, each call on a fresh
+    one: nothing worked out yet, as in a read), at discs round the change and off it, and on drawn differences."""
+    rng = np.random.default_rng(7403)
+    camera = bench_scenes[0][1].camera
+    checked = 0
+    for live, prepared, _ in bench_scenes:
+        view = prepared.view
+        change, mask = _difference_and_mask(live, prepared)
+        vs, us = np.nonzero(mask)
+        for k in range(6):
+            if len(us) and k < 4:
+                i = rng.integers(len(us))
+                x, y = view.to_mm(float(us[i]), float(vs[i]))
+            else:
+                x, y = rng.uniform(-200, 200), rng.uniform(-70, 70)
+            r = rng.uniform(6.0, 14.0)
+            sets = {"short": bases._far_side_angles(camera, x, y), "across": bases._across_angles(camera, x, y),
+                    "pinched": bases._PINCH_RAY_ANGLES}
+            for first, second in (("short", "across"), ("pinched", "short")):
+                together = bases._outlines(bases._capped_difference(change.linear, mask), mask, view,
+                                           x, y, r, prepared.search, **{first: sets[first], second: sets[second]})
+                for name in (first, second):
+                    alone = bases._outline_distances(bases._capped_difference(change.linear, mask), mask,
+                                                     view, x, y, r, sets[name], prepared.search)
+                    assert _same_outline(together[name], alone), (name, x, y, r)
+                    checked += 1
+    # Drawn: a plain array, as the tests' drawn scores are.
+    view = BoardView(440.0, 160.0)
+    w, h = view.size
+    for _ in range(20):
+        difference = np.abs(rng.normal(0, 20, (h, w))).astype(np.float32)
+        mask = (rng.random((h, w)) < 0.3).astype(np.uint8)
+        search = np.ones((h, w), bool)
+        x, y, r = rng.uniform(-200, 200), rng.uniform(-70, 70), rng.uniform(6.0, 14.0)
+        a, b = bases._far_side_angles(camera, x, y), bases._across_angles(camera, x, y)
+        together = bases._outlines(difference, mask, view, x, y, r, search, short=a, across=b)
+        assert _same_outline(together["short"], bases._outline_distances(difference, mask, view, x, y, r, a, search))
+        assert _same_outline(together["across"], bases._outline_distances(difference, mask, view, x, y, r, b, search))
+    assert checked >= 64
+
