@@ -17,7 +17,7 @@ from __future__ import annotations
 import enum
 import functools
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 
 import cv2
 import numpy as np
@@ -327,6 +327,23 @@ class Blob:
         return 2 * self.radius_mm
 
 
+#: The names of Blob's fields, for :func:`replace`.
+_BLOB_FIELDS = frozenset(f.name for f in fields(Blob))
+
+
+def replace(blob: Blob, **changes) -> Blob:
+    """``dataclasses.replace`` for a Blob: a copy with ``changes``, the same object a new ``Blob(...)``
+    would be (Blob has no ``__post_init__``, every field is set by ``__init__``). Its fields are copied
+    as they are: ``dataclasses.replace`` passes each of the some 30 through ``__init__``, several
+    times the cost, a dozen times a read."""
+    if not _BLOB_FIELDS.issuperset(changes):
+        raise TypeError(f"Blob has no field {sorted(set(changes) - _BLOB_FIELDS)[0]!r}")
+    copy = object.__new__(Blob)
+    copy.__dict__.update(blob.__dict__)
+    copy.__dict__.update(changes)
+    return copy
+
+
 def board_noise(change: Change, search: np.ndarray) -> float:
     """The change score the unchanged board reaches where ``search`` looks, capped.
 
@@ -415,7 +432,53 @@ def _noise_level(score: np.ndarray, search: np.ndarray) -> float:
     values = np.take(score, per_mask(search, "noise samples", lambda mask: np.flatnonzero(mask)[::5]))
     if len(values) == 0:
         return 0.0
-    return float(np.partition(values, 3 * len(values) // 4)[3 * len(values) // 4])
+    k = 3 * len(values) // 4
+    quartile = _order_statistics(values, (k,))
+    return float(np.partition(values, k)[k] if quartile is None else quartile[0])
+
+
+#: Under this many values a whole partition costs less than narrowing it down first.
+_NARROWED_MIN_VALUES = 4096
+#: :func:`_order_statistics`' sample (every this many values) and its margin round the ranks (share of them).
+_NARROWING_STRIDE, _NARROWING_MARGIN = 16, 0.03
+
+
+def _order_statistics(values: np.ndarray, ranks: tuple[int, ...]):
+    """The values of rank ``ranks`` (ascending, 0 the smallest) of the 1-D ``values``, exactly as
+    ``np.partition(values, ranks)[ranks]`` has them, found among the few values near them only; None
+    where that cannot be done (fewer than ``_NARROWED_MIN_VALUES`` values, a NaN, or a sample that
+    missed them: the caller partitions all, as before).
+
+    A partition walks every value several times; a view's worth (the bare board, some 60,000) costs
+    more than the check that asks for it. A sample (every ``_NARROWING_STRIDE``-th value) gives a range
+    [lo, hi] that holds the ranks asked for, with a margin; counting the values under lo and keeping
+    those within it takes three passes, and the ranks are then found by partitioning the few kept,
+    less the count under lo. Exact: the values of those ranks lie in [lo, hi] (checked by the counts,
+    which also check that every value compares, no NaN), and among the kept ones they have the
+    ranks asked less that count, whatever the order."""
+    n = len(values)
+    if n < _NARROWED_MIN_VALUES:
+        return None
+    sample = values[::_NARROWING_STRIDE]
+    m = len(sample)
+    low = max(0, int((ranks[0] / n - _NARROWING_MARGIN) * m))
+    high = min(m - 1, int((ranks[-1] / n + _NARROWING_MARGIN) * m) + 1)
+    bounds = np.partition(sample, (low, high))
+    lo, hi = bounds[low], bounds[high]
+    under = np.count_nonzero(values < lo)
+    kept = values[(values >= lo) & (values <= hi)]
+    if under + len(kept) + np.count_nonzero(values > hi) != n or not under <= ranks[0] <= ranks[-1] < under + len(kept):
+        return None
+    within = [k - under for k in ranks]
+    return np.partition(kept, within)[within]
+
+
+def _median(values: np.ndarray):
+    """``np.median`` of the 1-D ``values``, to the bit (its mean of the middle one or two values, its
+    NaN), the middle found by :func:`_order_statistics` where it can be."""
+    half = len(values) // 2
+    middle = _order_statistics(values, (half - 1, half) if len(values) % 2 == 0 else (half,))
+    return np.median(values if middle is None else middle)
 
 
 def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: CameraPosition, settings: ArenaSettings,
@@ -495,21 +558,31 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
             if bare_level is None:
                 bare_level = _faint_level(board_noise(change, search) if noise is None else noise)
             within_resting = _within_resting_reach(change.score, bare_level, mask, view, camera, x, y, r, search)
+        # The outline rays out of the disc's centre that the checks below ask for, walked in one call
+        # (the same rays, as many calls' worth of numpy work in one; see _outlines).
+        outlines = {}
+        if figure is Evidence.UNKNOWN and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:
+            outlines = _outlines(difference, mask, view, x, y, r, search,
+                                 short=_far_side_angles(camera, x, y), across=_across_angles(camera, x, y))
+        elif figure is Evidence.UNKNOWN and 2 * r >= _size_cut(settings) + SIZE_MARGIN_MM and not stands_up:
+            outlines = _outlines(difference, mask, view, x, y, r, search,
+                                 pinched=_PINCH_RAY_ANGLES, short=_far_side_angles(camera, x, y))
         if figure is Evidence.UNKNOWN and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:
             # Only where size alone would call it a token (see classify).
             rim_ahead = front_rim.shows(int(regions[v, u]), view, camera, x, y, r)
             # (Standing up, it is unsure, unless that is a base's behind it: see _stands_up_only_into_a_base.)
-            short = _short_behind(difference, mask, view, camera, x, y, r, search)
+            short = _short_behind(difference, mask, view, camera, x, y, r, search, outlines["short"])
         # Only where the figure seems plainly there: one close to the board's colour in part may
         # show a gap above its base and rise after it (``rises_behind``; seed 100166).
         broken = (figure is Evidence.YES and coverage >= SIZE_ALONE_COVERAGE
                   and 2 * r >= _size_cut(settings) + SIZE_MARGIN_MM and _breaks_behind(mask, view, camera, x, y, r, search))
         if figure is Evidence.UNKNOWN and 2 * r >= _size_cut(settings) + SIZE_MARGIN_MM and not stands_up:
-            pinched = _pinched_by(difference, mask, view, x, y, r, search)  # only where size alone decides
-            short = _short_behind(difference, mask, view, camera, x, y, r, search)
+            pinched = _pinched_by(difference, mask, view, x, y, r, search,  # only where size alone decides
+                                  outline=outlines["pinched"])
+            short = _short_behind(difference, mask, view, camera, x, y, r, search, outlines["short"])
             runs_on = -short > _flat_top_outline_reach(camera, x, y)
         # Only where the size may call it a token (see classify).
-        across = (_width_across(difference, mask, view, camera, x, y, r, search)
+        across = (_width_across(difference, mask, view, camera, x, y, r, search, outlines.get("across"))
                   if 2 * r < _size_cut(settings) + SIZE_MARGIN_MM else 0.0)
         blob = Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up,
                     rises_behind=rises, rim_ahead=rim_ahead, broken_behind=broken, apart_behind=apart,
@@ -2015,6 +2088,8 @@ def _figures_past_the_outlines(mask, view: BoardView, geometry: BoardGeometry, c
         r, c = view.rect_mask(sx - half, sy - half, sx + half, sy + half)
         r = slice(max(r.start - rows.start, 0), max(min(r.stop, rows.stop) - rows.start, 0))
         c = slice(max(c.start - cols.start, 0), max(min(c.stop, cols.stop) - cols.start, 0))
+        if not labels[r, c].any():
+            continue  # (most spaces: no change meets them, and np.unique costs ten times as much)
         meeting = np.unique(labels[r, c])
         meeting = tuple(int(label) for label in meeting[meeting > 0])
         if not meeting:
@@ -2475,12 +2550,15 @@ class _TintInFrontCheck:
             # smoothed over a few px: a shadow is wide, the noise is not.
             luma = cv2.transform(quotient, np.full((1, 3), 1 / 3, np.float32)) - np.float32(1.0)
             luma = cv2.blur(luma, (3, 3))
-            bare = luma[bare_board]
+            bare = luma[bare_board]  # (a copy: the deviations go in it)
             if bare.size < 100:
                 self._shade = (luma, None)
             else:
-                spread = 1.4826 * float(np.median(np.abs(bare - np.median(bare))))
-                self._shade = (luma, float(np.median(bare)) - _SHADOW_OVER_NOISE * spread)
+                # The median once, not twice, and each by _median: np.median's partitions of some
+                # 60,000 values were most of the check's cost.
+                median = _median(bare)
+                spread = 1.4826 * float(_median(np.abs(np.subtract(bare, median, out=bare), out=bare)))
+                self._shade = (luma, float(median) - _SHADOW_OVER_NOISE * spread)
         luma, level = self._shade
         if level is None:
             return False
@@ -2818,7 +2896,8 @@ def _apart_behind(score, bare_level: float, view: BoardView, camera: CameraPosit
     return True
 
 
-def _pinched_by(difference, mask, view: BoardView, x: float, y: float, r: float, search, joined=None) -> float:
+def _pinched_by(difference, mask, view: BoardView, x: float, y: float, r: float, search, joined=None,
+                outline=None) -> float:
     """How far (mm) inside the fitted rim the outline lies on *both* sides of the disc, across
     its narrowest direction: rays out from the centre both ways, each to the outermost outline
     (see :func:`_rim_distances`); per direction the longer of the two counts.
@@ -2830,10 +2909,10 @@ def _pinched_by(difference, mask, view: BoardView, x: float, y: float, r: float,
 
     ``joined``: per ray (``_WIDTH_ANGLES``, then the opposite ones), True where a ray that finds no outline
     ran on into a clear base behind the disc (see :func:`_rays_into_a_base_behind`): there the other ray
-    of that direction counts alone.
+    of that direction counts alone. ``outline``: ``_outline_distances`` of these rays, if the caller has it.
     """
     angles = _PINCH_RAY_ANGLES
-    distances, seen = _outline_distances(difference, mask, view, x, y, r, angles, search)
+    distances, seen = _outline_distances(difference, mask, view, x, y, r, angles, search) if outline is None else outline
     half = len(_WIDTH_ANGLES)
     one, other = distances[:half], distances[half:]
     longer = np.maximum(one, other)  # NaN where either ray found no outline
@@ -2847,11 +2926,23 @@ def _outline_distances(difference, mask, view: BoardView, x: float, y: float, r:
     """Along rays out from (x, y) in each direction (board radians, to ``r`` + ``_PINCH_RAY_PAST_MM``): the distance
     (mm) to the outermost outline (see :func:`_rim_distances`; NaN where none), and whether the
     whole ray lies where change can be seen."""
+    return _outlines(difference, mask, view, x, y, r, search, rays=angles)["rays"]
+
+
+def _outlines(difference, mask, view: BoardView, x: float, y: float, r: float, search, **angle_sets) -> dict:
+    """:func:`_outline_distances` of each set of directions (by name), all walked in one call: a disc's checks
+    ask for two sets of the same reach (``_short_behind`` with ``_width_across`` or ``_pinched_by``), and each
+    call is some 40 numpy calls on a few dozen rays. The same numbers: every step is per sample or per ray
+    (the sample maps, the remaps, the blur along each ray, ``_rim_distances``), and each set's directions'
+    cosines and sines are taken on that set alone, as its own call took them."""
     ppm = view.px_per_mm
     u, v = view.to_px(x, y)
     steps = np.arange(0, r + _PINCH_RAY_PAST_MM, _RAY_STEP_MM)
-    map_u = (u + np.cos(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
-    map_v = (v - np.sin(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
+    sets = list(angle_sets.values())
+    cos = np.concatenate([np.cos(angles) for angles in sets]) if len(sets) > 1 else np.cos(sets[0])
+    sin = np.concatenate([np.sin(angles) for angles in sets]) if len(sets) > 1 else np.sin(sets[0])
+    map_u = (u + cos[:, None] * steps[None, :] * ppm).astype(np.float32)
+    map_v = (v - sin[:, None] * steps[None, :] * ppm).astype(np.float32)
     profiles = _along_rays(difference, map_u, map_v)
     profiles = cv2.blur(profiles, (3, 1))  # along the rays only, as for the rim fit
     inside = cv2.remap(mask, map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
@@ -2861,11 +2952,25 @@ def _outline_distances(difference, mask, view: BoardView, x: float, y: float, r:
     seen &= search[_clamped(vi, h - 1), _clamped(ui, w - 1)]
     seen = seen[np.arange(len(seen)), seen.argmin(axis=1)]  # a row all True: its first False is none (see _first_marked)
     distances, _ = _rim_distances(profiles, inside)
-    return distances, seen
+    ends = np.cumsum([len(angles) for angles in sets])
+    return {name: (distances[end - len(angles):end], seen[end - len(angles):end])
+            for (name, angles), end in zip(angle_sets.items(), ends)}
+
+
+def _far_side_angles(camera: CameraPosition, x: float, y: float) -> np.ndarray:
+    """The directions (board radians) of :func:`_short_behind`'s rays."""
+    ax, ay = camera.away(x, y)
+    return math.atan2(ay, ax) + _FAR_SIDE_ANGLES
+
+
+def _across_angles(camera: CameraPosition, x: float, y: float) -> np.ndarray:
+    """The directions (board radians) of :func:`_width_across`' rays: both ways square to the line to the camera."""
+    ax, ay = camera.away(x, y)
+    return math.atan2(ay, ax) + np.concatenate((_ACROSS_ANGLES, _ACROSS_ANGLES + np.pi))
 
 
 def _short_behind(difference, mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
-                  search) -> float:
+                  search, outline=None) -> float:
     """How far (mm) inside the fitted rim the outline lies on the disc's far side: along the line
     away from the camera (and 5 and 10 degrees either side of it, the middle value), out from the
     fitted centre to the outermost outline (see :func:`_rim_distances`). 0 where it cannot be seen.
@@ -2874,16 +2979,17 @@ def _short_behind(difference, mask, view: BoardView, camera: CameraPosition, x: 
     stands on it, a figure or the base's own top, shows displaced further away from the camera:
     nothing standing on a base stops its far outline short. A disc fitted too big on that half
     (a flat token with another lying against it, whose rim points pulled the fit) ends short.
+    ``outline``: ``_outline_distances`` of its rays (``_far_side_angles``), if the caller has it.
     """
-    ax, ay = camera.away(x, y)
-    distances, seen = _outline_distances(difference, mask, view, x, y, r, math.atan2(ay, ax) + _FAR_SIDE_ANGLES, search)
+    distances, seen = (_outline_distances(difference, mask, view, x, y, r, _far_side_angles(camera, x, y), search)
+                       if outline is None else outline)
     # A ray that finds no outline within reach ran on into more change: not short.
     distances = np.where(np.isnan(distances), r + _PINCH_RAY_PAST_MM, distances)[seen]
     return float(r - np.median(distances)) if len(distances) > len(_FAR_SIDE_ANGLES) // 2 else 0.0
 
 
 def _width_across(difference, mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
-                  search) -> float:
+                  search, outline=None) -> float:
     """How wide (mm) the change is across the line to the camera, through the fitted centre: rays
     both ways square to that line (and 10 degrees either side), each to the outermost outline (see
     :func:`_rim_distances`), the middle of the widths. Only directions whose rays lie wholly where
@@ -2891,10 +2997,10 @@ def _width_across(difference, mask, view: BoardView, camera: CameraPosition, x: 
 
     Across the line to the camera a flat disc is as wide as it is: its side and top show displaced
     along that line only. A token is at most ``TOKEN_MAX_MM`` wide there, however it is fitted.
+    ``outline``: ``_outline_distances`` of its rays (``_across_angles``), if the caller has it.
     """
-    ax, ay = camera.away(x, y)
-    angles = math.atan2(ay, ax) + np.concatenate((_ACROSS_ANGLES, _ACROSS_ANGLES + np.pi))
-    distances, seen = _outline_distances(difference, mask, view, x, y, r, angles, search)
+    distances, seen = (_outline_distances(difference, mask, view, x, y, r, _across_angles(camera, x, y), search)
+                       if outline is None else outline)
     half = len(_ACROSS_ANGLES)
     # A ray that finds no outline within reach ran on into something else (a token or a die lying
     # against it, a shadow): that is no width of this thing, so that direction is not measured.

@@ -7,6 +7,7 @@ a lamp): a smooth per-channel gain field is fitted robustly and removed before c
 
 from __future__ import annotations
 
+import math
 import threading
 import weakref
 from dataclasses import dataclass, field
@@ -75,7 +76,8 @@ class BoardView:
         w, h = self.size
         u0, v0 = self.to_px(min(x0, x1), max(y0, y1))
         u1, v1 = self.to_px(max(x0, x1), min(y0, y1))
-        return slice(max(0, int(v0)), min(h, int(np.ceil(v1)))), slice(max(0, int(u0)), min(w, int(np.ceil(u1))))
+        # (math.ceil: the same whole number as int(np.ceil()), without a numpy call on a lone number)
+        return slice(max(0, int(v0)), min(h, math.ceil(v1))), slice(max(0, int(u0)), min(w, math.ceil(u1)))
 
 
 class Scratch(threading.local):
