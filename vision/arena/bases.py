@@ -2568,10 +2568,14 @@ def _base_side_round(luma: np.ndarray, level: float, mask: np.ndarray, search: n
         if not len(out):
             continue
         start = out[0]  # the disc's outline
-        run = np.flatnonzero(dark[i, start:])
-        if not len(run) or run[0] < apart:
-            continue  # nothing dark, or dark touching the outline (a token's side or shadow)
-        first = start + run[0]
+        # Past its own dark tail (a dark thing's blur, a token's shadow), a stretch neither changed nor dark.
+        clear = np.flatnonzero(np.convolve(~dark[i, start:], np.ones(apart), "valid") == apart)
+        if not len(clear):
+            continue
+        run = np.flatnonzero(dark[i, start + clear[0]:])
+        if not len(run):
+            continue
+        first = start + clear[0] + run[0]
         ends = np.flatnonzero(~dark[i, first:])
         if not len(ends) or ends[0] > widest:
             continue  # runs on out of the ray, or too wide for a base's side
