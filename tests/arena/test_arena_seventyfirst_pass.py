@@ -8,7 +8,6 @@ See docs/arena-reader.md, "Seventy-first pass"."""
 
 from __future__ import annotations
 
-import pytest
 
 from arena_scenes import line_9, spec_scene
 from vision.arena import read_arena
@@ -17,9 +16,6 @@ GEOMETRY = line_9()
 SEED = 880000
 
 
-@pytest.mark.xfail(strict=True, reason="880000: the S6 fighter (a short dark figure over a base the colour of its "
-                                       "space, only darker, straddling the space's outline) is read as a token "
-                                       "without the count; no rule built yet (seventy-first pass)")
 def test_880000_is_never_read_wrong_without_the_count():
     live, reference, truth, _ = spec_scene(SEED, GEOMETRY)
     reading = read_arena(live, reference, GEOMETRY, annotate=False)

@@ -308,6 +308,10 @@ class Blob:
     #: out further than anything a token's thickness could cast, joined to no other change (see
     #: ``_casts_a_long_shadow``): something tall stands there; never a token. Measured only on such discs.
     long_shadow: bool = False
+    #: Such a disc (none of the above) round which, on the arc facing the camera, a thin ring of darker change
+    #: lies apart from its outline, concentric with it at a base's radius (see ``_base_side_round``): the side of
+    #: a base the colour of its space round a figure's foot; never a token. Measured only on such discs.
+    side_ring: bool = False
     #: ``pinched_mm`` measured on a crisp base-sized disc seen from high above that stands up with a base
     #: right behind it (see ``_bases_behind``), where its standing up may be that base's and its size alone
     #: then decides (see ``_one_behind_the_other``, ``classify``; its near rays alone count where the far
@@ -611,6 +615,11 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                 # a dark 37 mm figure's shoulders, 74 degrees up, fitted a crisp 15.7 mm disc): no
                 # trace of its base in colour, but the figure's shadow runs out from the disc.
                 blob = replace(blob, long_shadow=tint_check.long_shadow(view, x, y, r, int(regions[v, u]), regions))
+            if not (blob.wide_faint_ring or blob.faint_skirt or blob.tinted_in_front or blob.long_shadow):
+                # A short figure's shadow, a base the colour of its space only darker, straddling the space's outline
+                # (fresh 880000: a 28 mm figure and the base's crescent over the board fitted one 17.6 mm disc, 69
+                # degrees up): the base's side, darker than its top, still rings the figure's foot.
+                blob = replace(blob, side_ring=tint_check.side_ring(view, camera, x, y, r, settings))
         blobs.append(blob)
     discs = [b for b in blobs if is_disc(b, settings)]
     for i, blob in enumerate(blobs):
@@ -816,6 +825,8 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.UNSURE  # a shadow from it longer than a token's thickness casts: something tall
         if blob.top_behind:
             return Kind.UNSURE  # one body with a disc well behind it: a figure's foot and top?
+        if blob.side_ring:
+            return Kind.UNSURE  # a base's side, a thin darker ring round it at a base's radius: a figure's foot
         return Kind.TOKEN
     if blob.figure is Evidence.YES and blob.ahead > MAX_CHANGE_AHEAD:
         return Kind.UNSURE  # a figure's head, its own base nearer the camera, is no base
@@ -2542,8 +2553,22 @@ class _TintInFrontCheck:
         return _tinted_in_front(*self._prepared, self._search, view, camera, x, y, r, own_region, regions, others)
 
     def long_shadow(self, view: BoardView, x: float, y: float, r: float, own_region: int, regions: np.ndarray) -> bool:
-        if not isinstance(self._difference, DifferenceByRows):
+        luma, level = self._brightness(view)
+        if level is None:
             return False
+        return _casts_a_long_shadow(luma, level, self._mask, self._search, regions, view, x, y, r, own_region)
+
+    def side_ring(self, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
+                  settings: ArenaSettings) -> bool:
+        luma, level = self._brightness(view)
+        if level is None:
+            return False
+        return _base_side_round(luma, level, self._mask, self._search, view, camera, x, y, r, settings)
+
+    def _brightness(self, view: BoardView) -> tuple:
+        """(the brightness change, smoothed; the level under which a pixel is darker than bare board, or None)."""
+        if not isinstance(self._difference, DifferenceByRows):
+            return None, None  # (a change without the live colours: drawn scores in tests)
         if self._shade is None:
             _, _, quotient, bare_board = self._live_over_relit(view)
             # The brightness change alone (the mean over the channels of live / relit reference, less 1),
@@ -2559,10 +2584,7 @@ class _TintInFrontCheck:
                 median = _median(bare)
                 spread = 1.4826 * float(_median(np.abs(np.subtract(bare, median, out=bare), out=bare)))
                 self._shade = (luma, float(median) - _SHADOW_OVER_NOISE * spread)
-        luma, level = self._shade
-        if level is None:
-            return False
-        return _casts_a_long_shadow(luma, level, self._mask, self._search, regions, view, x, y, r, own_region)
+        return self._shade
 
 
 def _tinted_in_front(live: np.ndarray, relit: np.ndarray, tint: np.ndarray, bare: np.ndarray, search: np.ndarray,
@@ -2721,6 +2743,74 @@ def _casts_a_long_shadow(luma: np.ndarray, level: float, mask: np.ndarray, searc
             continue
         return True
     return False
+
+
+#: How much of the board (mm) that is neither changed nor dark lies, at the least, between a disc's outline and
+#: a base's side round it (the base's top, the colour of its space); a token's own side and its shadow touch it.
+_SIDE_APART_MM = 1.0
+#: How wide (mm) a base's side shows at the most, along a ray: a few mm high, leaning by the view, with its
+#: contact shadow, blurred (880000's: 5-7 mm at 1 px a mm, smoothed 3x3); a figure's shadow runs on further.
+_SIDE_WIDTH_MM = 8.0
+
+
+def _base_side_round(luma: np.ndarray, level: float, mask: np.ndarray, search: np.ndarray, view: BoardView,
+                     camera: CameraPosition, x: float, y: float, r: float, settings: ArenaSettings) -> bool:
+    """Is the token-sized disc at (x, y), radius ``r``, ringed on the arc facing the camera by a thin band of
+    darker change apart from its outline, that fits a circle round it a base's size?
+
+    The seventy-first pass: a base is a low cylinder. A figure over a base the colour of its space seen from
+    high above is a disc like a token (its top, or its top and the base's part over the board); the base's
+    top is its space's colour, but its side, facing the camera and vertical, gets less of the light than the
+    flat top and the board: a thin darker crescent at a base's radius round the figure's foot, with the base's
+    top between it and the figure. A flat token is all there is of it: its own side and its shadow touch its
+    outline; past them, nothing. ``luma``, ``level``: the brightness change and the level under which it is
+    darker than bare board (see ``_TintInFrontCheck``). Per ray of the arc facing the camera, past the disc's
+    outline (the end of its changed region) and its own dark tail (a dark thing's blur, a token's shadow): after
+    ``_SIDE_APART_MM`` or more neither changed nor dark (a base's top), the first dark run, ending within
+    ``_SIDE_WIDTH_MM``, clear of other change, where change can be seen; its inner edge (where a base's top
+    ends and its side begins). On half the rays or more (as ``_faint_ring_round_a_top``), those edges must fit
+    a circle as a rim (``MAX_RIM_ERROR_MM``), a base's size (as ``_faint_base_ring``: no token, nor a lower
+    token under one resting on it, is that wide), centred inside the disc (the foot under the figure's top).
+    880000: on 14 of 19 rays, a 25.8 mm circle (rms 0.39 mm) 1.8 mm from the true foot of a 25.2 mm base.
+    """
+    angles, steps, map_u, map_v, profiles = _camera_facing_rays(luma, view, camera, x, y, _RAY_STEP_MM)
+    inside = cv2.remap(mask, map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0) > 0
+    seen = cv2.remap(search.astype(np.uint8), map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
+                     borderValue=0) > 0
+    dark = profiles < level
+    apart = int(round(_SIDE_APART_MM / _RAY_STEP_MM))
+    widest = int(round(_SIDE_WIDTH_MM / _RAY_STEP_MM))
+    rims = np.zeros(len(angles))
+    found = np.zeros(len(angles), bool)
+    for i in range(len(angles)):
+        out = np.flatnonzero(~inside[i] & (steps >= r / 2))
+        if not len(out):
+            continue
+        start = out[0]  # the disc's outline
+        # Past its own dark tail (a dark thing's blur, a token's shadow), a stretch neither changed nor dark.
+        clear = np.flatnonzero(np.convolve(~dark[i, start:], np.ones(apart), "valid") == apart)
+        if not len(clear):
+            continue
+        run = np.flatnonzero(dark[i, start + clear[0]:])
+        if not len(run):
+            continue
+        first = start + clear[0] + run[0]
+        ends = np.flatnonzero(~dark[i, first:])
+        if not len(ends) or ends[0] > widest:
+            continue  # runs on out of the ray, or too wide for a base's side
+        last = first + ends[0]
+        if inside[i, start:last].any() or not seen[i, start:last].all():
+            continue  # into other change, or where change cannot be seen
+        rims[i] = steps[first]
+        found[i] = True
+    if found.sum() < _WIDE_RING_FOUND * len(angles):
+        return False
+    circle = _robust_circles((x + np.cos(angles) * rims)[None], (y + np.sin(angles) * rims)[None], found[None])[0]
+    if circle is None:
+        return False
+    cx, cy, radius, rms = circle
+    return (rms <= MAX_RIM_ERROR_MM and math.hypot(cx - x, cy - y) <= r
+            and _size_cut(settings) + SIZE_MARGIN_MM <= 2 * radius <= settings.base_mm + CLEAR_BASE_SLACK_MM)
 
 
 def _band_on_grid(bare: np.ndarray, tint: np.ndarray, gu: np.ndarray, gv: np.ndarray, step: int, du: np.ndarray,
