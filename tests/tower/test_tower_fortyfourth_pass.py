@@ -24,7 +24,7 @@ import pytest
 from vision.synth.tower_scene import Camera, make_tower_scene
 from vision.tower import Reason, TowerSettings, Verdict, judge_tower
 from vision.tower.geometry import detect_mat_markers
-from vision.tower.judge import TowerAnalyzer
+from vision.tower.judge import TowerAnalyzer, _white_of
 from tower_judging import judge_scene
 
 # Room 905005 of the hunt (`random_scene(kind, 905005)` with the hunt's edge options): 4 heavy and 2
@@ -143,3 +143,31 @@ def test_stagger_930023_a_flat_marker_s_scattered_corners_are_no_nudge(tower_sce
     analyzer, final = _final(scene.frames, scene.heavy, scene.light)
     assert final.view.geometry is analyzer.geometry
     assert judge_scene(scene).verdict is Verdict.PASS
+
+
+# Falling 930019 of the accuracy bench: 2 heavy and 5 light cubes, a camera 19 cm away and 10 degrees
+# up; the tower falls to the left over marker 0.
+FALLING_930019 = dict(heavy=2, light=5, frames=5, dim=False, nudge_px=1.507027001376502,
+                      exposure_drift=0.06930228087950525, off_spot_mm=7.170618949394571, distractors=4,
+                      noise=1.7234010234142274, pile=True, near=0.3410368630796993)
+
+
+def test_falling_930019_the_white_is_read_where_the_markers_show(tower_scene):
+    """The fallen cubes hide marker 0 and lie on its quiet zone, the brighter of the two (the light
+    falls off across the mat): the white over both zones dropped by 8 % while the exposure rose by
+    6 %, and the whole view read "changed" from the front ("uncertain: hand", no cube counted).  Read
+    on marker 1's zone against the same zone in the reference, the exposure is right and the fall
+    is seen: a fail."""
+    scene = tower_scene("falling", 930019, **FALLING_930019)
+    settings = TowerSettings()
+    assert set(detect_mat_markers(scene.frames[0], settings, retry=False)) == {0, 1}
+    assert 0 not in detect_mat_markers(scene.frames[-1], settings)
+    analyzer, last = _final(scene.frames, scene.heavy, scene.light)
+    gain = scene.frames[-1][:150].mean() / scene.frames[0][:150].mean()  # the wall above the table
+    both = _white_of(scene.frames[-1], analyzer._white_idx) / _white_of(scene.frames[0], analyzer._white_idx)
+    assert gain > 1.03 and both.max() < 0.95  # premise: the white over both zones fell as the light rose
+    assert abs(last.white / _white_of(scene.frames[0], analyzer._white_idx).min() / gain - 1) < 0.03
+    assert not last.hand.any()
+    v = judge_scene(scene)
+    assert v.verdict is Verdict.FAIL
+    assert Reason.GROUND_CONTACTS in v.reasons
