@@ -943,11 +943,13 @@ class TowerAnalyzer:
             # off across the mat (one zone brighter than the other): the white read over both zones
             # then drops with no change of exposure (falling 930019: cubes fallen over marker 0's
             # zone, the view read 13 % too bright, all of it "changed").  The exposure is read on
-            # the zones of the markers the last frame shows, against the same zones in the reference.
+            # the zones of the markers the last frame shows, against the same zones in the reference,
+            # as one factor (exposure and light level scale every channel alike; half the samples
+            # read per channel put a dim room's hue 3 % off: falling 905065 of the hunt).
             shape = obs.frame.shape
-            white = _white_of(self.reference, self._white_idx) * (
-                _white_of(obs.frame, _white_sample_points(view.geometry, self.settings, shape, common))
-                / _white_of(self.reference, _white_sample_points(self.geometry, self.settings, shape, common)))
+            now = _white_of(obs.frame, _white_sample_points(view.geometry, self.settings, shape, common))
+            before = _white_of(self.reference, _white_sample_points(self.geometry, self.settings, shape, common))
+            white = _white_of(self.reference, self._white_idx) * float(now.sum() / before.sum())
         if view is not self.view or white is not None:
             result = self.observe(obs.frame, view=view, white_idx=white_idx, white=white)
         else:
