@@ -24,7 +24,7 @@ import pytest
 from vision.synth.tower_scene import Camera, make_tower_scene
 from vision.tower import Reason, TowerSettings, Verdict, judge_tower
 from vision.tower.geometry import detect_mat_markers
-from vision.tower.judge import TowerAnalyzer, _white_of
+from vision.tower.judge import TowerAnalyzer, _percentile_80
 from tower_judging import judge_scene
 
 # Room 905005 of the hunt (`random_scene(kind, 905005)` with the hunt's edge options): 4 heavy and 2
@@ -152,22 +152,19 @@ FALLING_930019 = dict(heavy=2, light=5, frames=5, dim=False, nudge_px=1.50702700
                       noise=1.7234010234142274, pile=True, near=0.3410368630796993)
 
 
-def test_falling_930019_the_white_is_read_where_the_markers_show(tower_scene):
+def test_falling_930019_fallen_on_a_marker_s_quiet_zone_is_never_passed(tower_scene):
     """The fallen cubes hide marker 0 and lie on its quiet zone, the brighter of the two (the light
-    falls off across the mat): the white over both zones dropped by 8 % while the exposure rose by
-    6 %, and the whole view read "changed" from the front ("uncertain: hand", no cube counted).  Read
-    on marker 1's zone against the same zone in the reference, the exposure is right and the fall
-    is seen: a fail."""
+    falls off across the mat): the white over both zones dropped while the light rose, the whole
+    view read "changed" from the front, and the judge says "uncertain: hand" with no cube counted.
+    Reading the white on the zones the last frame shows was measured and taken out (it turned a
+    legal top_pair 350017 into a wrong fail); this keeps the premise and the honest answer."""
     scene = tower_scene("falling", 930019, **FALLING_930019)
     settings = TowerSettings()
     assert set(detect_mat_markers(scene.frames[0], settings, retry=False)) == {0, 1}
     assert 0 not in detect_mat_markers(scene.frames[-1], settings)
-    analyzer, last = _final(scene.frames, scene.heavy, scene.light)
+    analyzer = TowerAnalyzer(scene.frames[0], heavy=scene.heavy, light=scene.light)
     gain = scene.frames[-1][:150].mean() / scene.frames[0][:150].mean()  # the wall above the table
-    both = _white_of(scene.frames[-1], analyzer._white_idx) / _white_of(scene.frames[0], analyzer._white_idx)
-    assert gain > 1.03 and both.max() < 0.95  # premise: the white over both zones fell as the light rose
-    assert abs(last.white / _white_of(scene.frames[0], analyzer._white_idx).min() / gain - 1) < 0.03
-    assert not last.hand.any()
-    v = judge_scene(scene)
-    assert v.verdict is Verdict.FAIL
-    assert Reason.GROUND_CONTACTS in v.reasons
+    both = (_percentile_80(scene.frames[-1][analyzer._white_idx])
+            / _percentile_80(scene.frames[0][analyzer._white_idx]))
+    assert gain > 1.03 and both.max() < 0.95  # the white over both zones fell as the light rose
+    assert judge_scene(scene).verdict is not Verdict.PASS

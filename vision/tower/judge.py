@@ -175,15 +175,11 @@ class SideView:
         return dataclasses.replace(self, geometry=geometry, y_mm=self.y_mm if y_mm is None else y_mm)
 
 
-def _white_sample_points(geometry: MatGeometry, settings: TowerSettings, shape,
-                         marker_ids=None) -> tuple[np.ndarray, np.ndarray]:
-    """Pixels of the white quiet zones just outside each marker's black square (of the markers
-    ``marker_ids`` only, if given)."""
+def _white_sample_points(geometry: MatGeometry, settings: TowerSettings, shape) -> tuple[np.ndarray, np.ndarray]:
+    """Pixels of the white quiet zones just outside each marker's black square."""
     half = settings.marker_mm / 2
     pts = []
-    for marker_id, cx in zip(settings.marker_ids, (-settings.marker_offset_mm, settings.marker_offset_mm), strict=True):
-        if marker_ids is not None and marker_id not in marker_ids:
-            continue
+    for cx in (-settings.marker_offset_mm, settings.marker_offset_mm):
         for gap in (1.5, 2.5, 3.5):
             edge = np.linspace(-half - gap, half + gap, 25)
             far = np.full_like(edge, half + gap)
@@ -422,7 +418,7 @@ class TowerAnalyzer:
             # The camera's noise (exposure locked) is the reference's.  The sensor clips it at black,
             # so in a dim, noisy room a dark channel averages brighter than it is (a heavy cube's
             # blue and green): its hue fades towards grey.  Undo that bias where the noise is large.
-            white = float(_white_of(reference, self._white_idx).min())
+            white = float(np.maximum(_percentile_80(reference[self._white_idx]), 8.0).min())
             noise = _pixel_noise(reference)
             if noise > NOISY_VIEW * white:
                 # Average more pixels before reading colours, or a heavy cube's hue drowns in noise.
@@ -435,11 +431,9 @@ class TowerAnalyzer:
         return self.geometry is not None
 
     # -- per frame -------------------------------------------------------------------------------
-    def _normalised(self, frame: np.ndarray, view: SideView, white_idx, white=None) -> tuple[np.ndarray, np.ndarray, float]:
-        """The side view in units of the marker quiet-zone white (read at ``white_idx`` unless given),
-        the raw view, and the white level."""
-        if white is None:
-            white = _white_of(frame, white_idx)
+    def _normalised(self, frame: np.ndarray, view: SideView, white_idx) -> tuple[np.ndarray, np.ndarray, float]:
+        """The side view in units of the marker quiet-zone white, the raw view, and the white level."""
+        white = np.maximum(_percentile_80(frame[white_idx]), 8.0)
         raw = cv2.blur(view.warp(frame), (self._blur, self._blur))
         levels = raw.astype(np.float32) if self._unclip is None else cv2.LUT(raw, self._unclip)
         scale = (1.0 / white).astype(np.float32)
@@ -527,14 +521,13 @@ class TowerAnalyzer:
         np.minimum(along, 0.0, out=along)
         return cv2.magnitude(along, off_way)
 
-    def observe(self, frame: np.ndarray, *, view: SideView | None = None, white_idx=None, white=None) -> Observation:
-        """Side-view masks of one frame (the cheap per-frame step); ``white`` the quiet-zone white
-        per channel, if not read at ``white_idx``."""
+    def observe(self, frame: np.ndarray, *, view: SideView | None = None, white_idx=None) -> Observation:
+        """Side-view masks of one frame (the cheap per-frame step)."""
         if self.geometry is None:
             raise MatNotVisible("the reference frame shows no build mat")
         frame = _validate_frame(frame, 1, self.reference.shape)
         view = view or self.view
-        normalised, raw, white = self._normalised(frame, view, self._white_idx if white_idx is None else white_idx, white)
+        normalised, raw, white = self._normalised(frame, view, self._white_idx if white_idx is None else white_idx)
         now = _planes(normalised)
         ref, inv_ref = self._reference_planes(view)
         diff = [cv2.absdiff(a, b) for a, b in zip(now, ref, strict=True)]
@@ -905,13 +898,11 @@ class TowerAnalyzer:
         """Re-look at the last frame: follow a nudged camera and the tower's real base plane."""
         view = self.view
         white_idx = self._white_idx
-        white = None
         markers = detect_mat_markers(obs.frame, self.settings, retry=self._flat_view)
         # Compare the markers both frames saw (something may have covered one in the reference,
         # say the fighter's cubes before they were picked up).
         common = [i for i in markers if i in self.geometry.markers]
-        lost = not self._flat_view and len(markers) < len(self.geometry.markers)
-        if lost:
+        if not self._flat_view and len(markers) < len(self.geometry.markers):
             # The last frame lost a marker the reference showed to the same detector (one frame's
             # noise and light, or something lying on it; room 905005 of the forty-fourth pass's
             # hunt: 30 cm away, 10 degrees up, a marker 8 px tall).  The mat lies still, so look
@@ -938,22 +929,7 @@ class TowerAnalyzer:
                     white_idx = _white_sample_points(moved, self.settings, obs.frame.shape)
                 except MatNotVisible:
                     pass
-        if lost and common:
-            # What hides a marker from the detector may lie on its quiet zone too, and the light falls
-            # off across the mat (one zone brighter than the other): the white read over both zones
-            # then drops with no change of exposure (falling 930019: cubes fallen over marker 0's
-            # zone, the view read 13 % too bright, all of it "changed").  The exposure is read on
-            # the zones of the markers the last frame shows, against the same zones in the reference,
-            # as one factor (exposure and light level scale every channel alike; half the samples
-            # read per channel put a dim room's hue 3 % off: falling 905065 of the hunt).
-            shape = obs.frame.shape
-            now = _white_of(obs.frame, _white_sample_points(view.geometry, self.settings, shape, common))
-            before = _white_of(self.reference, _white_sample_points(self.geometry, self.settings, shape, common))
-            white = _white_of(self.reference, self._white_idx) * float(now.sum() / before.sum())
-        if view is not self.view or white is not None:
-            result = self.observe(obs.frame, view=view, white_idx=white_idx, white=white)
-        else:
-            result = obs
+        result = self.observe(obs.frame, view=view, white_idx=white_idx) if view is not self.view else obs
         # The plane through the base cube's front face: where its bottom edge meets the table.
         base_row = self._base_row(result, view)
         cube_px = self.settings.cube_mm * VIEW_PX_PER_MM
@@ -970,7 +946,7 @@ class TowerAnalyzer:
                 _, y = view.geometry.table_point((float(pixel[0]), float(pixel[1])))
                 y = float(np.clip(y, -30.0, 30.0))
                 view = view.moved_to(view.geometry, y)
-                result = self.observe(obs.frame, view=view, white_idx=white_idx, white=white)
+                result = self.observe(obs.frame, view=view, white_idx=white_idx)
         return result
 
     def _with_still_colour(self, last: Observation, observations: Sequence[Observation]) -> Observation:
@@ -2851,12 +2827,6 @@ def _entry_seeds(core: np.ndarray, side_rows: int) -> list[tuple[int, int]]:
         starts = np.flatnonzero(line[1:] & ~line[:-1]) + 1
         seeds += [to_xy(int(i)) for i in ([0] if line[:1].any() else []) + list(starts)]
     return seeds
-
-
-def _white_of(frame: np.ndarray, white_idx) -> np.ndarray:
-    """The quiet-zone white per channel: the 80th percentile of its samples (what lies on the zone
-    is darker), at least 8 grey levels."""
-    return np.maximum(_percentile_80(frame[white_idx]), 8.0)
 
 
 def _percentile_80(samples: np.ndarray) -> np.ndarray:
