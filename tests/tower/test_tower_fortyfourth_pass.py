@@ -2,7 +2,8 @@
 
 Room 905005 of the forty-third pass's hunt at the spec's edges (the camera 30 cm away and 10 degrees
 up, a wide lens: each marker about 45 x 8 px; the bench's largest nudge, 4 px, and exposure drift,
-0.2): every kind but the lean, stagger and pairs came out "uncertain: hand" with no cube counted.
+0.2): seven kinds (stand, y_fork, fork, two_ground, two_towers, wrong_colour, falling) came out
+"uncertain: hand" with no cube counted.
 The default detector finds both markers in the reference but only marker 1 in the last frame, so the
 judge did not follow the nudge (it re-measured the pose only where the last frame shows both), and
 the whole view was compared with a reference 4.7 px off: the edges of a heavy-coloured box at the
