@@ -902,7 +902,20 @@ class TowerAnalyzer:
         # Compare the markers both frames saw (something may have covered one in the reference,
         # say the fighter's cubes before they were picked up).
         common = [i for i in markers if i in self.geometry.markers]
-        if self._flat_view and common and len(self.geometry.markers) > len(markers):
+        if not self._flat_view and len(markers) < len(self.geometry.markers):
+            # The last frame lost a marker the reference showed to the same detector (one frame's
+            # noise and light, or something lying on it; room 905005 of the forty-fourth pass's
+            # hunt: 30 cm away, 10 degrees up, a marker 8 px tall).  The mat lies still, so look
+            # again as a flat view does.  A nudge moves the whole picture by one shift, while the
+            # corners of so flat a marker scatter by up to 2 px from frame to frame (stagger
+            # 930023): the shift is the mean over the corners found, and the markers are the
+            # reference's moved by it.
+            markers = more_mat_markers(obs.frame, self.settings, markers)
+            common = [i for i in markers if i in self.geometry.markers]
+            if common:
+                move = np.mean([markers[i] - self.geometry.markers[i] for i in common], axis=(0, 1))
+                markers = {i: q + move for i, q in self.geometry.markers.items()}
+        elif self._flat_view and common and len(self.geometry.markers) > len(markers):
             # A dim, flat view loses a marker from frame to frame: a nudge moves the whole image,
             # so the marker the last frame misses moved as the ones it sees did.
             move = np.mean([markers[i] - self.geometry.markers[i] for i in common], axis=(0, 1))
