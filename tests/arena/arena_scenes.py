@@ -196,3 +196,20 @@ def assert_a_fighter_added_at_is_never_read_away(reference: Scene, live: Scene, 
     for count in (None, len(with_fighter.miniatures)):
         reading = read_arena(image, empty_image, geometry, annotate=False, fighters=count)
         assert not reading.ok or reading.occupied == expected, (count, reading.occupied, reading.error)
+
+
+def answers_of(module, name: str, run):
+    """What ``module.name`` answered each time it was asked while ``run()`` ran, and what ``run()`` gave."""
+    seen = []
+    original = getattr(module, name)
+
+    def spy(*args, **kwargs):
+        seen.append(original(*args, **kwargs))
+        return seen[-1]
+
+    setattr(module, name, spy)
+    try:
+        result = run()
+    finally:
+        setattr(module, name, original)
+    return seen, result

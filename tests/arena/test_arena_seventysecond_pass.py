@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pytest
 
-from arena_scenes import line_9, spec_scene
+from arena_scenes import answers_of, line_9, spec_scene
 from vision.arena import bases, read_arena
 from vision.arena.pose import CameraPosition
 from vision.arena.settings import ArenaSettings
@@ -27,19 +27,7 @@ SEED = 880000
 
 def _asked(run):
     """What ``bases._base_side_round`` answered, each time it was asked, while ``run()`` ran."""
-    seen = []
-    original = bases._base_side_round
-
-    def spy(*args):
-        seen.append(original(*args))
-        return seen[-1]
-
-    bases._base_side_round = spy
-    try:
-        result = run()
-    finally:
-        bases._base_side_round = original
-    return seen, result
+    return answers_of(bases, "_base_side_round", run)
 
 
 def test_880000s_figure_is_no_token_by_its_bases_side():

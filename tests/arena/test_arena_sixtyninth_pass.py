@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena_scenes import line_9, spec_scene
+from arena_scenes import answers_of, line_9, spec_scene
 from vision.arena import bases, read_arena
 from vision.synth.arena_scene import CameraPose, Lighting, Miniature, Scene, Token, render_scene
 
@@ -27,19 +27,8 @@ def test_840209_is_never_read_wrong(with_count):
 
 def test_840209s_top_is_no_token_by_its_shadow():
     # The disc at S4 (the figure's shoulders) is what the rule makes unsure: by its shadow, not by anything else.
-    seen = []
-    original = bases._casts_a_long_shadow
-
-    def spy(*args):
-        seen.append(original(*args))
-        return seen[-1]
-
-    bases._casts_a_long_shadow = spy
-    try:
-        live, reference, _, _ = spec_scene(SEED, GEOMETRY)
-        reading = read_arena(live, reference, GEOMETRY, annotate=False)
-    finally:
-        bases._casts_a_long_shadow = original
+    live, reference, _, _ = spec_scene(SEED, GEOMETRY)
+    seen, reading = answers_of(bases, "_casts_a_long_shadow", lambda: read_arena(live, reference, GEOMETRY, annotate=False))
     assert seen == [True]
     assert "(-41, 4) mm may be a token or a base" in (reading.error or "")
 
