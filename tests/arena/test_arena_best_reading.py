@@ -95,3 +95,30 @@ def test_the_watcher_says_what_a_reading_in_doubt_still_sees():
     result = watcher.add_frame(live, 0.0)
     assert result.status is WatchStatus.UNCERTAIN and result.positions == {} and result.disagreements == ()
     assert result.messages[-1].startswith("Camera reading uncertain (sees S3; maybe S4): "), result.messages
+
+
+def test_a_figure_standing_off_the_row_that_may_hide_one_counts_among_the_fighters():
+    # It is on no space, but it is one of the match's two: a thing seen on a space is then no third.
+    seen_on_s1 = Doubt("the object at (-167, -17) mm may be a token or a base (21 mm across)").seen_at(-167, -17)
+    hider = HidingDoubt("the fighter at (-166, -39) mm may hide a fighter on S1", "S1")
+    hider.off_the_row = (-166.0, -39.0)
+    assert _best_guesses([sure("S8", 112)], [seen_on_s1, hider], GEOMETRY, 2) == []
+    # One figure that may hide two spaces is still one fighter.
+    also_s2 = HidingDoubt("the fighter at (-166, -39) mm may hide a fighter on S2", "S2")
+    also_s2.off_the_row = (-166.0, -39.0)
+    assert [g.space for g in _best_guesses([], [seen_on_s1, hider, also_s2], GEOMETRY, 2)] == ["S1"]
+    # A taken fighter that may hide one is among the sure fighters already: not counted twice.
+    taken = HidingDoubt("the fighter at (112, -7) mm may hide a fighter on S9", "S9")
+    assert [g.space for g in _best_guesses([sure("S8", 112)], [seen_on_s1, taken], GEOMETRY, 2)] == ["S1"]
+
+
+def test_a_fighter_off_the_row_is_not_guessed_again_where_its_figure_leans():
+    # 950169 and 950186: one fighter on a space, the other off the row in front of the spaces; the
+    # latter's figure leans over a space and shows there as an object that may be a token or a base.
+    for seed, truth in ((950169, ("S8",)), (950186, ("S1",))):
+        live, reference, scene_truth, count = spec_scene(seed, GEOMETRY)
+        assert scene_truth == truth and count == MATCH_FIGHTERS
+        reading = read_arena(live, reference, GEOMETRY, annotate=False)
+        assert not reading.ok and "may hide a fighter" in reading.error, seed
+        assert reading.occupied == truth, seed
+        assert not any(f.guessed for f in reading.fighters), seed

@@ -220,6 +220,10 @@ class HidingDoubt(Doubt):
     """The doubt that a fighter may hide on ``space``, behind another fighter's figure."""
 
     space: str
+    #: Where the hider stands when it is no fighter taken but a figure standing clear of every
+    #: space: a fighter off the row, most likely, which the best reading counts among a match's
+    #: fighters (see ``reader._best_guesses``).
+    off_the_row: tuple[float, float] | None = None
 
     def __new__(cls, text: str, space: str) -> "HidingDoubt":
         doubt = super().__new__(cls, text)
@@ -1116,8 +1120,11 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     cover = FigureCover(mask, view, geometry, camera, looked_at=search)
     solids = [(s.x_mm, s.y_mm, s.radius_mm) for s in bases + tokens if not s.figure_only]
     for space_id, base in _hidden_spaces(mask, view, geometry, camera, bases + standing, cover, solids):
-        doubts.append(HidingDoubt(f"the fighter at ({base.x_mm:.0f}, {base.y_mm:.0f}) mm may hide a fighter on {space_id}",
-                                  space_id))
+        doubt = HidingDoubt(f"the fighter at ({base.x_mm:.0f}, {base.y_mm:.0f}) mm may hide a fighter on {space_id}",
+                            space_id)
+        if not any(base is b for b in bases):
+            doubt.off_the_row = (float(base.x_mm), float(base.y_mm))
+        doubts.append(doubt)
     explained = _explained_mask(mask, view, camera, bases + standing, tokens)
     unexplained = _unexplained(mask, view, geometry, camera, bases + standing, tokens, explained=explained)
     for space_id, (x, y) in _figures_past_the_outlines(mask, view, geometry, camera, bases + standing, solids, explained,

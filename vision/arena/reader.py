@@ -282,11 +282,15 @@ def _best_guesses(fighters: list[FighterReading], doubts: list[str], geometry: B
     A doubt about something seen (an object that may be a token or a base, a figure standing on
     a space's outline: the doubt's ``sighting``) names a space a fighter may stand on. The spaces
     most named, then those seen nearest their centre (a fighter stands on its space), are added
-    until the reading holds ``at_most`` fighters: the count if known, else a match's two. The
+    until the reading holds ``at_most`` fighters: the count if known, else a match's two. A figure
+    standing clear of every space that may hide a fighter (a hiding doubt's ``off_the_row``) is
+    one of them too: off the row, it is on no space, but it is a fighter the count includes (a
+    fighter off the row's figure leans over a space and was guessed there: 950169, 950186). The
     reading stays ``ok: false``; these are what the referee is asked to confirm, never an answer
     (confidence ``GUESS_CONFIDENCE``). Doubts of room for a fighter (hiding behind a figure) or of
     change alone name no one."""
-    room = at_most - len(fighters)
+    off_the_row = {d.off_the_row for d in doubts if getattr(d, "off_the_row", None) is not None}
+    room = at_most - len(fighters) - len(off_the_row)
     taken = {f.space for f in fighters}
     seen: dict[str, list[tuple[float, float]]] = {}
     for doubt in doubts:
