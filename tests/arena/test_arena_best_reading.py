@@ -122,3 +122,30 @@ def test_a_fighter_off_the_row_is_not_guessed_again_where_its_figure_leans():
         assert not reading.ok and "may hide a fighter" in reading.error, seed
         assert reading.occupied == truth, seed
         assert not any(f.guessed for f in reading.fighters), seed
+
+
+def test_one_thing_seen_across_an_outline_is_one_guess():
+    # 900189's token at (-11, 13): the object on S5, a "figure" on S4's outline 11 mm from it.
+    doubts = [
+        Doubt("the object at (-11, 13) mm may be a token or a base (17 mm across)").seen_at(-11, 13),
+        HidingDoubt("a figure standing at (-22, 6) mm on S4's outline ...", "S4").seen_at(-22, 6),
+        HidingDoubt("a figure standing at (-11, 8) mm on S5's outline ...", "S5").seen_at(-11, 8),
+    ]
+    assert [g.space for g in _best_guesses([], doubts, GEOMETRY, 2)] == ["S5"]
+    # Two fighters on neighbouring spaces are a base apart (900164: S3 and S4, 27 mm): two guesses.
+    two = [
+        Doubt("the object at (-45, -7) mm ...").seen_at(-45, -7),
+        Doubt("the object at (-72, -10) mm ...").seen_at(-72, -10),
+        HidingDoubt("a figure standing at (-70, -10) mm on S3's outline ...", "S3").seen_at(-70, -10),
+        HidingDoubt("a figure standing at (-44, -8) mm on S4's outline ...", "S4").seen_at(-44, -8),
+    ]
+    assert sorted(g.space for g in _best_guesses([], two, GEOMETRY, 2)) == ["S3", "S4"]
+
+
+def test_a_token_on_an_empty_board_is_guessed_once():
+    # 900189: no fighter; a 17 mm token on S5's edge. Its best reading proposes one fighter, not two.
+    live, reference, truth, _ = spec_scene(900189, GEOMETRY)
+    assert truth == ()
+    reading = read_arena(live, reference, GEOMETRY, annotate=False)
+    assert not reading.ok and "S4's outline" in reading.error and "S5's outline" in reading.error
+    assert [f.space for f in reading.fighters if f.guessed] == ["S5"]

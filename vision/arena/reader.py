@@ -33,6 +33,9 @@ FIGURE_ONLY_EDGE_MARGIN_MM = 6.0
 MATCH_FIGHTERS = 2
 #: The confidence of a fighter a reading in doubt only guesses (a sure one's is 0.45 or more).
 GUESS_CONFIDENCE = 0.2
+#: Sightings nearer each other than this (mm; half the smallest base the spec allows) are taken for
+#: one thing: two fighters' bases do not overlap, so what is seen of each lies a base or so apart.
+ONE_THING_MM = 12.5
 
 
 #: How many other mappings' camera positions a prepared reference keeps (see camera_for).
@@ -287,8 +290,10 @@ def _best_guesses(fighters: list[FighterReading], doubts: list[str], geometry: B
     one of them too: off the row, it is on no space, but it is a fighter the count includes (a
     fighter off the row's figure leans over a space and was guessed there: 950169, 950186). The
     reading stays ``ok: false``; these are what the referee is asked to confirm, never an answer
-    (confidence ``GUESS_CONFIDENCE``). Doubts of room for a fighter (hiding behind a figure) or of
-    change alone name no one."""
+    (confidence ``GUESS_CONFIDENCE``). One thing seen is one fighter at most: a space whose
+    sightings lie within ``ONE_THING_MM`` of a space already guessed is the same thing seen
+    across an outline (a token on S4's edge named on S4 and S5), not a second fighter. Doubts of
+    room for a fighter (hiding behind a figure) or of change alone name no one."""
     off_the_row = {d.off_the_row for d in doubts if getattr(d, "off_the_row", None) is not None}
     room = at_most - len(fighters) - len(off_the_row)
     taken = {f.space for f in fighters}
@@ -307,9 +312,15 @@ def _best_guesses(fighters: list[FighterReading], doubts: list[str], geometry: B
         sx, sy = geometry.spaces[space]
         return min(math.hypot(x - sx, y - sy) for x, y in seen[space])
 
-    ranked = sorted(seen, key=lambda space: (-len(seen[space]), off_centre(space)))
+    def same_thing(space: str, other: str) -> bool:
+        return any(math.hypot(x - u, y - v) < ONE_THING_MM for x, y in seen[space] for u, v in seen[other])
+
+    guessed: list[str] = []
+    for space in sorted(seen, key=lambda space: (-len(seen[space]), off_centre(space))):
+        if len(guessed) < room and not any(same_thing(space, other) for other in guessed):
+            guessed.append(space)
     return [FighterReading(space, tuple(np.mean(seen[space], axis=0).tolist()), GUESS_CONFIDENCE, guessed=True)
-            for space in ranked[:room]]
+            for space in guessed]
 
 
 def _fighters_at_covered_markers(bases, mask, view, camera, geometry, markers_found) -> list[str]:
