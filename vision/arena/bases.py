@@ -599,11 +599,13 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
             # Size alone calls it a token (or would, were its standing up a base's behind it: see
             # _stands_up_only_into_a_base): seen from this high a figure's top is a disc like one
             # (fresh 480197: a 14 mm pale figure over a base close to the board's colour).
-            blob = replace(blob, wide_faint_ring=faint_ring.wider_than_a_token(mask, view, camera, x, y, r, settings))
+            arc = _FacingArc(view, camera, x, y)  # (the rays the checks below walk, walked once: see _FacingArc)
+            blob = replace(blob, wide_faint_ring=faint_ring.wider_than_a_token(mask, view, camera, x, y, r, settings,
+                                                                               arc))
             if not blob.wide_faint_ring:
                 # Too faint even for a ring (fresh 485025: a 20 mm figure's shoulders over a base the
                 # board's red): its change still fades out slower than a lone edge's.
-                blob = replace(blob, faint_skirt=faint_ring.fades_slower_than_it_rises(view, camera, x, y, r))
+                blob = replace(blob, faint_skirt=faint_ring.fades_slower_than_it_rises(view, camera, x, y, r, arc))
             if not blob.wide_faint_ring and not blob.faint_skirt:
                 # Too faint even to hold up its fall on a noisy board (fresh 610173: a 35 mm yellow
                 # figure's shoulders over a base the colour of its space, 76 degrees up): averaged over
@@ -619,7 +621,7 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                 # A short figure's shadow, a base the colour of its space only darker, straddling the space's outline
                 # (fresh 880000: a 28 mm figure and the base's crescent over the board fitted one 17.6 mm disc, 69
                 # degrees up): the base's side, darker than its top, still rings the figure's foot.
-                blob = replace(blob, side_ring=tint_check.side_ring(view, camera, x, y, r, settings))
+                blob = replace(blob, side_ring=tint_check.side_ring(view, camera, x, y, r, settings, arc))
         blobs.append(blob)
     discs = [b for b in blobs if is_disc(b, settings)]
     for i, blob in enumerate(blobs):
@@ -2390,13 +2392,14 @@ class _FaintRingCheck:
         return _faint_base_ring(self._smooth, self._quiet, mask, view, camera, x, y, r, settings)
 
     def wider_than_a_token(self, mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
-                           settings: ArenaSettings) -> bool:
+                           settings: ArenaSettings, arc: _FacingArc | None = None) -> bool:
         self._prepare()
-        return _faint_ring_round_a_top(self._smooth, self._quiet, mask, view, camera, x, y, r, settings)
+        return _faint_ring_round_a_top(self._smooth, self._quiet, mask, view, camera, x, y, r, settings, arc)
 
-    def fades_slower_than_it_rises(self, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> bool:
+    def fades_slower_than_it_rises(self, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
+                                   arc: _FacingArc | None = None) -> bool:
         self._prepare()
-        return _fades_slower_than_it_rises(self._smooth, self._quiet, view, camera, x, y, r)
+        return _fades_slower_than_it_rises(self._smooth, self._quiet, view, camera, x, y, r, arc)
 
 
 def _faint_base_ring(smooth, quiet: float, mask, view: BoardView, camera: CameraPosition, x: float, y: float,
@@ -2430,7 +2433,7 @@ def _faint_base_ring(smooth, quiet: float, mask, view: BoardView, camera: Camera
 
 
 def _faint_ring_round_a_top(smooth, quiet: float, mask, view: BoardView, camera: CameraPosition, x: float, y: float,
-                            r: float, settings: ArenaSettings) -> bool:
+                            r: float, settings: ArenaSettings, arc: _FacingArc | None = None) -> bool:
     """Is there a fainter ring round the token-sized disc at (x, y), fitting a disc wider than any
     token, a base's size or more (see ``_faint_ring``)? Asked of discs seen from high above that size
     alone would call tokens.
@@ -2448,13 +2451,13 @@ def _faint_ring_round_a_top(smooth, quiet: float, mask, view: BoardView, camera:
     the rays (480197's on 13 of 19 here, 12 on numpy 1.24 + OpenCV 4.11, where 2/3 are asked to place a
     base), its outline a disc's rim (``MAX_RIM_ERROR_MM``), still a fainter step on most rays.
     """
-    circle = _faint_ring(smooth, quiet, mask, view, camera, x, y, found_share=_WIDE_RING_FOUND)
+    circle = _faint_ring(smooth, quiet, mask, view, camera, x, y, found_share=_WIDE_RING_FOUND, arc=arc)
     return (circle is not None and circle[3] <= MAX_RIM_ERROR_MM
             and 2 * circle[2] >= _size_cut(settings) + SIZE_MARGIN_MM)
 
 
 def _fades_slower_than_it_rises(smooth, quiet: float, view: BoardView, camera: CameraPosition, x: float, y: float,
-                                r: float) -> bool:
+                                r: float, arc: _FacingArc | None = None) -> bool:
     """Does the change of the disc at (x, y), radius ``r``, fade out past its rim slower than it rises
     inside it, on most rays facing the camera? Asked of discs seen from high above that size alone would
     call tokens and round which no wide faint ring shows.
@@ -2470,7 +2473,8 @@ def _fades_slower_than_it_rises(smooth, quiet: float, view: BoardView, camera: C
     rays. Not enough to place a fighter by, but never a token: unsure (a token resting on a faint
     lower one may then be a doubt too; never a wrong ``ok``).
     """
-    _, steps, _, _, profiles = _camera_facing_rays(smooth, view, camera, x, y, _SKIRT_STEP_MM)
+    arc = _FacingArc(view, camera, x, y) if arc is None else arc
+    steps, profiles = arc.steps(_SKIRT_STEP_MM), arc.along(smooth, _SKIRT_STEP_MM)
     longer = _longer_fades(profiles, steps, r, quiet)
     return len(longer) >= len(profiles) / 2 and float(np.median(longer)) >= _SKIRT_MM
 
@@ -2564,11 +2568,11 @@ class _TintInFrontCheck:
         return _casts_a_long_shadow(luma, level, self._mask, self._search, regions, view, x, y, r, own_region)
 
     def side_ring(self, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
-                  settings: ArenaSettings) -> bool:
+                  settings: ArenaSettings, arc: _FacingArc | None = None) -> bool:
         luma, level = self._brightness(view)
         if level is None:
             return False
-        return _base_side_round(luma, level, self._mask, self._search, view, camera, x, y, r, settings)
+        return _base_side_round(luma, level, self._mask, self._search, view, camera, x, y, r, settings, arc)
 
     def _brightness(self, view: BoardView) -> tuple:
         """(the brightness change, smoothed; the level under which a pixel is darker than bare board, or None)."""
@@ -2761,7 +2765,8 @@ _SIDE_WIDTH_MM = 8.0
 
 
 def _base_side_round(luma: np.ndarray, level: float, mask: np.ndarray, search: np.ndarray, view: BoardView,
-                     camera: CameraPosition, x: float, y: float, r: float, settings: ArenaSettings) -> bool:
+                     camera: CameraPosition, x: float, y: float, r: float, settings: ArenaSettings,
+                     arc: _FacingArc | None = None) -> bool:
     """Is the token-sized disc at (x, y), radius ``r``, ringed on the arc facing the camera by a thin band of
     darker change apart from its outline, that fits a circle round it a base's size?
 
@@ -2780,10 +2785,10 @@ def _base_side_round(luma: np.ndarray, level: float, mask: np.ndarray, search: n
     token under one resting on it, is that wide), centred inside the disc (the foot under the figure's top).
     880000: on 14 of 19 rays, a 25.8 mm circle (rms 0.39 mm) 1.8 mm from the true foot of a 25.2 mm base.
     """
-    angles, steps, map_u, map_v, profiles = _camera_facing_rays(luma, view, camera, x, y, _RAY_STEP_MM)
-    inside = cv2.remap(mask, map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0) > 0
-    seen = cv2.remap(search.astype(np.uint8), map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
-                     borderValue=0) > 0
+    arc = _FacingArc(view, camera, x, y) if arc is None else arc
+    angles, steps, profiles = arc.angles, arc.steps(_RAY_STEP_MM), arc.along(luma, _RAY_STEP_MM)
+    inside = arc.along(mask, _RAY_STEP_MM, nearest=True) > 0
+    seen = arc.along(search.view(np.uint8), _RAY_STEP_MM, nearest=True) > 0
     dark = profiles < level
     apart = int(round(_SIDE_APART_MM / _RAY_STEP_MM))
     widest = int(round(_SIDE_WIDTH_MM / _RAY_STEP_MM))
@@ -2887,6 +2892,48 @@ def _camera_facing_rays(smooth, view: BoardView, camera: CameraPosition, x: floa
     """The rays of the arc facing the camera from (x, y) (``_BASE_RING_ARC``, out to ``_BASE_RING_RAY_MM``
     in ``step_mm`` steps): their angles (board frame), steps (mm), sample maps (view px) and ``smooth``
     sampled along them."""
+    angles, steps, map_u, map_v = _facing_ray_maps(view, camera, x, y, step_mm)
+    return angles, steps, map_u, map_v, _along_rays(smooth, map_u, map_v)
+
+
+class _FacingArc:
+    """The rays of the arc facing the camera from one disc's centre (see ``_camera_facing_rays``), walked once
+    for all of the disc's token checks that ask for them (the faint ring, the skirt, the side ring): each
+    image sampled along them once, at the skirt's fine step; the other checks' step (``_RAY_STEP_MM``) is
+    every other sample of it.
+
+    (Cost, the seventy-sixth pass: those checks walked the same rays three times, with three sample maps and
+    the change mask sampled twice. The same bits: ``np.arange`` of 0.25 mm steps holds the 0.5 mm ones
+    exactly, the maps are worked out per sample, and each output sample of ``cv2.remap`` reads its own map
+    entries alone, so every other sample of the fine walk is the coarse walk's sample.)"""
+
+    def __init__(self, view: BoardView, camera: CameraPosition, x: float, y: float):
+        self.angles, self._steps, self._map_u, self._map_v = _facing_ray_maps(view, camera, x, y, _SKIRT_STEP_MM)
+        self._walked: dict[tuple[int, int], tuple] = {}
+
+    def steps(self, step_mm: float) -> np.ndarray:
+        """The samples' distances (mm) from the centre, every ``step_mm`` (a whole multiple of the fine step)."""
+        return self._steps[::self._every(step_mm)]
+
+    def along(self, image, step_mm: float, nearest: bool = False) -> np.ndarray:
+        """``image`` sampled along the rays every ``step_mm``: bilinear as ``_along_rays``, or the nearest px
+        (0 off the view); each image walked once (kept with it, so its id stays its own)."""
+        key = (id(image), nearest)
+        if key not in self._walked:
+            walked = (cv2.remap(image, self._map_u, self._map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
+                                borderValue=0) if nearest else _along_rays(image, self._map_u, self._map_v))
+            self._walked[key] = (image, walked)
+        return np.ascontiguousarray(self._walked[key][1][:, ::self._every(step_mm)])
+
+    @staticmethod
+    def _every(step_mm: float) -> int:
+        every = int(round(step_mm / _SKIRT_STEP_MM))
+        assert every * _SKIRT_STEP_MM == step_mm, "a whole multiple of the fine step"
+        return every
+
+
+def _facing_ray_maps(view: BoardView, camera: CameraPosition, x: float, y: float, step_mm: float):
+    """The angles, steps and sample maps of ``_camera_facing_rays``."""
     ax, ay = camera.away(x, y)
     angles = math.atan2(-ay, -ax) + _BASE_RING_ARC
     steps = np.arange(0, _BASE_RING_RAY_MM, step_mm)
@@ -2894,17 +2941,18 @@ def _camera_facing_rays(smooth, view: BoardView, camera: CameraPosition, x: floa
     u, v = view.to_px(x, y)
     map_u = (u + np.cos(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
     map_v = (v - np.sin(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
-    return angles, steps, map_u, map_v, _along_rays(smooth, map_u, map_v)
+    return angles, steps, map_u, map_v
 
 
 def _faint_ring(smooth, quiet: float, mask, view: BoardView, camera: CameraPosition, x: float, y: float,
-               found_share: float = _BASE_RING_FOUND) -> tuple | None:
+               found_share: float = _BASE_RING_FOUND, arc: _FacingArc | None = None) -> tuple | None:
     """The circle (x_mm, y_mm, radius_mm, rms) that the outline of a fainter ring round the disc at (x, y)
     fits, over the arc facing the camera (see ``_faint_base_ring``): found on at least ``found_share`` of
     the rays, a fainter step round something stronger on most of those, and round the disc (its centre
-    well inside). Else None."""
-    angles, _, map_u, map_v, profiles = _camera_facing_rays(smooth, view, camera, x, y, _RAY_STEP_MM)
-    inside = cv2.remap(mask, map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    well inside). Else None. ``arc``: the disc's rays, if walked already (see ``_FacingArc``)."""
+    arc = _FacingArc(view, camera, x, y) if arc is None else arc
+    angles, profiles = arc.angles, arc.along(smooth, _RAY_STEP_MM)
+    inside = arc.along(mask, _RAY_STEP_MM, nearest=True)
     # In the rim fit's units: its quiet end (where the blur tail dies out) is here the board's noise.
     distances, stepped = _rim_distances(profiles * np.float32(_QUIET_DIFFERENCE / quiet), inside)
     found = np.isfinite(distances)
