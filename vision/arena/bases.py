@@ -2719,8 +2719,8 @@ def _casts_a_long_shadow(luma: np.ndarray, level: float, mask: np.ndarray, searc
     count, labels = cv2.connectedComponents(dark.astype(np.uint8), connectivity=8)
     if count <= 1:
         return False
-    gu, gv = np.meshgrid(np.arange(u0, u1), np.arange(v0, v1))
-    distance = np.hypot(gu - pu, gv - pv) / ppm - r
+    # (The columns' and rows' offsets broadcast, not a meshgrid's copies: the same values, element by element.)
+    distance = np.hypot((np.arange(u0, u1) - pu)[None, :], (np.arange(v0, v1) - pv)[:, None]) / ppm - r
     # Joined to its outline: within _SHADOW_JOIN_MM of the disc's own changed region (a soft shadow's edge
     # and the outline's blur lie between them).
     side = 2 * int(math.ceil(_SHADOW_JOIN_MM * ppm)) + 1
