@@ -2640,8 +2640,9 @@ def _tinted_in_front(live: np.ndarray, relit: np.ndarray, tint: np.ndarray, bare
     u, v = _clamped(u, w - 1), _clamped(v, h - 1)
     label = regions[v, u]
     usable = inside & search[v, u] & ((label == 0) | (label == own_region))
-    for ox, oy, orad in others:
-        usable &= np.hypot(x + dx - ox, y + dy - oy) > orad + _TINT_BAND_MM[0]
+    if others:  # (all of them at once: the same distances and sums, element by element, as one by one)
+        ox, oy, orad = (np.array(c, np.float64)[:, None] for c in zip(*others))
+        usable &= (np.hypot(x + dx - ox, y + dy - oy) > orad + _TINT_BAND_MM[0]).all(axis=0)
     if usable.sum() < len(usable) / 2:
         return False
     u, v = u[usable], v[usable]
