@@ -76,9 +76,9 @@ def test_side_rims_of_all_rays_at_once_are_the_loops():
 
 @pytest.mark.parametrize("camera", CAMERAS)
 def test_the_arc_walked_once_is_each_walk_of_the_old_rays(camera):
-    """Every step's samples of a float image (bilinear) and of a mask (nearest) along the shared arc are what
-    ``_camera_facing_rays`` and its ``cv2.remap`` gave each check, bit for bit, at discs inside the view, near
-    its edges and off it."""
+    """Every step's samples of a float image (bilinear) and of a mask (nearest) along the shared arc (walked at
+    the fine step) and along a check's own (at its step) are what ``_camera_facing_rays`` and its ``cv2.remap``
+    gave each check, bit for bit, at discs inside the view, near its edges and off it."""
     rng = np.random.default_rng(int(camera.focal_px))
     h, w = (int(round(s * VIEW.px_per_mm)) for s in (VIEW.height_mm, VIEW.width_mm))
     image = cv2.blur(rng.normal(0, 1, (h, w)).astype(np.float32), (3, 3))
@@ -87,8 +87,8 @@ def test_the_arc_walked_once_is_each_walk_of_the_old_rays(camera):
     for _ in range(40):
         x, y = rng.uniform(-VIEW.width_mm / 2 - 10, VIEW.width_mm / 2 + 10), rng.uniform(-VIEW.height_mm / 2 - 10,
                                                                                         VIEW.height_mm / 2 + 10)
-        arc = bases._FacingArc(VIEW, camera, x, y)
-        for step in (bases._RAY_STEP_MM, bases._SKIRT_STEP_MM):
+        fine, coarse = bases._FacingArc(VIEW, camera, x, y), bases._FacingArc(VIEW, camera, x, y, bases._RAY_STEP_MM)
+        for arc, step in ((fine, bases._RAY_STEP_MM), (fine, bases._SKIRT_STEP_MM), (coarse, bases._RAY_STEP_MM)):
             angles, steps, map_u, map_v, profiles = bases._camera_facing_rays(image, VIEW, camera, x, y, step)
             assert np.array_equal(arc.angles, angles) and np.array_equal(arc.steps(step), steps)
             walked = arc.along(image, step)

@@ -2786,7 +2786,7 @@ def _base_side_round(luma: np.ndarray, level: float, mask: np.ndarray, search: n
     token under one resting on it, is that wide), centred inside the disc (the foot under the figure's top).
     880000: on 14 of 19 rays, a 25.8 mm circle (rms 0.39 mm) 1.8 mm from the true foot of a 25.2 mm base.
     """
-    arc = _FacingArc(view, camera, x, y) if arc is None else arc
+    arc = _FacingArc(view, camera, x, y, _RAY_STEP_MM) if arc is None else arc
     angles, steps, profiles = arc.angles, arc.steps(_RAY_STEP_MM), arc.along(luma, _RAY_STEP_MM)
     inside = arc.along(mask, _RAY_STEP_MM, nearest=True) > 0
     seen = arc.along(search.view(np.uint8), _RAY_STEP_MM, nearest=True) > 0
@@ -2900,20 +2900,22 @@ def _camera_facing_rays(smooth, view: BoardView, camera: CameraPosition, x: floa
 class _FacingArc:
     """The rays of the arc facing the camera from one disc's centre (see ``_camera_facing_rays``), walked once
     for all of the disc's token checks that ask for them (the faint ring, the skirt, the side ring): each
-    image sampled along them once, at the skirt's fine step; the other checks' step (``_RAY_STEP_MM``) is
-    every other sample of it.
+    image sampled along them once, every ``step_mm`` (``find_blobs``: the skirt's fine step); a check's
+    coarser step (``_RAY_STEP_MM``) is every other sample of it. (A check asked alone walks its own, at its
+    own step.)
 
     (Cost, the seventy-sixth pass: those checks walked the same rays three times, with three sample maps and
     the change mask sampled twice. The same bits: ``np.arange`` of 0.25 mm steps holds the 0.5 mm ones
     exactly, the maps are worked out per sample, and each output sample of ``cv2.remap`` reads its own map
     entries alone, so every other sample of the fine walk is the coarse walk's sample.)"""
 
-    def __init__(self, view: BoardView, camera: CameraPosition, x: float, y: float):
-        self.angles, self._steps, self._map_u, self._map_v = _facing_ray_maps(view, camera, x, y, _SKIRT_STEP_MM)
+    def __init__(self, view: BoardView, camera: CameraPosition, x: float, y: float, step_mm: float = _SKIRT_STEP_MM):
+        self.angles, self._steps, self._map_u, self._map_v = _facing_ray_maps(view, camera, x, y, step_mm)
+        self._step = step_mm
         self._walked: dict[tuple[int, int], tuple] = {}
 
     def steps(self, step_mm: float) -> np.ndarray:
-        """The samples' distances (mm) from the centre, every ``step_mm`` (a whole multiple of the fine step)."""
+        """The samples' distances (mm) from the centre, every ``step_mm`` (a whole multiple of the arc's step)."""
         return self._steps[::self._every(step_mm)]
 
     def along(self, image, step_mm: float, nearest: bool = False) -> np.ndarray:
@@ -2926,10 +2928,9 @@ class _FacingArc:
             self._walked[key] = (image, walked)
         return np.ascontiguousarray(self._walked[key][1][:, ::self._every(step_mm)])
 
-    @staticmethod
-    def _every(step_mm: float) -> int:
-        every = int(round(step_mm / _SKIRT_STEP_MM))
-        assert every * _SKIRT_STEP_MM == step_mm, "a whole multiple of the fine step"
+    def _every(self, step_mm: float) -> int:
+        every = int(round(step_mm / self._step))
+        assert every * self._step == step_mm, "a whole multiple of the arc's step"
         return every
 
 
@@ -2951,7 +2952,7 @@ def _faint_ring(smooth, quiet: float, mask, view: BoardView, camera: CameraPosit
     fits, over the arc facing the camera (see ``_faint_base_ring``): found on at least ``found_share`` of
     the rays, a fainter step round something stronger on most of those, and round the disc (its centre
     well inside). Else None. ``arc``: the disc's rays, if walked already (see ``_FacingArc``)."""
-    arc = _FacingArc(view, camera, x, y) if arc is None else arc
+    arc = _FacingArc(view, camera, x, y, _RAY_STEP_MM) if arc is None else arc
     angles, profiles = arc.angles, arc.along(smooth, _RAY_STEP_MM)
     inside = arc.along(mask, _RAY_STEP_MM, nearest=True)
     # In the rim fit's units: its quiet end (where the blur tail dies out) is here the board's noise.
