@@ -2912,7 +2912,7 @@ class _FacingArc:
     def __init__(self, view: BoardView, camera: CameraPosition, x: float, y: float, step_mm: float = _SKIRT_STEP_MM):
         self.angles, self._steps, self._map_u, self._map_v = _facing_ray_maps(view, camera, x, y, step_mm)
         self._step = step_mm
-        self._walked: dict[tuple[int, int], tuple] = {}
+        self._walked: dict[tuple[int, bool], tuple] = {}
 
     def steps(self, step_mm: float) -> np.ndarray:
         """The samples' distances (mm) from the centre, every ``step_mm`` (a whole multiple of the arc's step)."""
