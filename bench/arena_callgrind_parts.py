@@ -34,8 +34,8 @@ BASES_PARTS = ["_disc_fits", "_figure_evidence", "_disc_coverage", "_change_ahea
                "_pinched_by", "_width_across", "_capped_difference", "_peaks", "_front_seeds", "_agreeing_fits",
                "replace", "_with", "_rises_behind", "_breaks_behind", "_apart_behind", "_unexplained",
                "_figures_past_the_outlines", "_hidden_spaces", "_figure_is_a_base_behind", "_split_touching_pairs",
-               "changed_window", "classify", "_explained_mask"]
-CHECK_METHODS = {"_TintInFrontCheck": ["in_front", "__init__"],
+               "changed_window", "classify", "_explained_mask", "_foot_of_a_top_behind"]
+CHECK_METHODS = {"_TintInFrontCheck": ["in_front", "long_shadow", "side_ring", "__init__"],
                  "_FaintRingCheck": ["round", "wider_than_a_token", "fades_slower_than_it_rises"],
                  "_FrontRimCheck": ["shows"]}
 

@@ -603,11 +603,13 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
             # Size alone calls it a token (or would, were its standing up a base's behind it: see
             # _stands_up_only_into_a_base): seen from this high a figure's top is a disc like one
             # (fresh 480197: a 14 mm pale figure over a base close to the board's colour).
-            blob = replace(blob, wide_faint_ring=faint_ring.wider_than_a_token(mask, view, camera, x, y, r, settings))
+            arc = _FacingArc(view, camera, x, y)  # (the rays the checks below walk, walked once: see _FacingArc)
+            blob = replace(blob, wide_faint_ring=faint_ring.wider_than_a_token(mask, view, camera, x, y, r, settings,
+                                                                               arc))
             if not blob.wide_faint_ring:
                 # Too faint even for a ring (fresh 485025: a 20 mm figure's shoulders over a base the
                 # board's red): its change still fades out slower than a lone edge's.
-                blob = replace(blob, faint_skirt=faint_ring.fades_slower_than_it_rises(view, camera, x, y, r))
+                blob = replace(blob, faint_skirt=faint_ring.fades_slower_than_it_rises(view, camera, x, y, r, arc))
             if not blob.wide_faint_ring and not blob.faint_skirt:
                 # Too faint even to hold up its fall on a noisy board (fresh 610173: a 35 mm yellow
                 # figure's shoulders over a base the colour of its space, 76 degrees up): averaged over
@@ -623,7 +625,7 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                 # A short figure's shadow, a base the colour of its space only darker, straddling the space's outline
                 # (fresh 880000: a 28 mm figure and the base's crescent over the board fitted one 17.6 mm disc, 69
                 # degrees up): the base's side, darker than its top, still rings the figure's foot.
-                blob = replace(blob, side_ring=tint_check.side_ring(view, camera, x, y, r, settings))
+                blob = replace(blob, side_ring=tint_check.side_ring(view, camera, x, y, r, settings, arc))
         blobs.append(blob)
     discs = [b for b in blobs if is_disc(b, settings)]
     for i, blob in enumerate(blobs):
@@ -2397,13 +2399,14 @@ class _FaintRingCheck:
         return _faint_base_ring(self._smooth, self._quiet, mask, view, camera, x, y, r, settings)
 
     def wider_than_a_token(self, mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
-                           settings: ArenaSettings) -> bool:
+                           settings: ArenaSettings, arc: _FacingArc | None = None) -> bool:
         self._prepare()
-        return _faint_ring_round_a_top(self._smooth, self._quiet, mask, view, camera, x, y, r, settings)
+        return _faint_ring_round_a_top(self._smooth, self._quiet, mask, view, camera, x, y, r, settings, arc)
 
-    def fades_slower_than_it_rises(self, view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> bool:
+    def fades_slower_than_it_rises(self, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
+                                   arc: _FacingArc | None = None) -> bool:
         self._prepare()
-        return _fades_slower_than_it_rises(self._smooth, self._quiet, view, camera, x, y, r)
+        return _fades_slower_than_it_rises(self._smooth, self._quiet, view, camera, x, y, r, arc)
 
 
 def _faint_base_ring(smooth, quiet: float, mask, view: BoardView, camera: CameraPosition, x: float, y: float,
@@ -2437,7 +2440,7 @@ def _faint_base_ring(smooth, quiet: float, mask, view: BoardView, camera: Camera
 
 
 def _faint_ring_round_a_top(smooth, quiet: float, mask, view: BoardView, camera: CameraPosition, x: float, y: float,
-                            r: float, settings: ArenaSettings) -> bool:
+                            r: float, settings: ArenaSettings, arc: _FacingArc | None = None) -> bool:
     """Is there a fainter ring round the token-sized disc at (x, y), fitting a disc wider than any
     token, a base's size or more (see ``_faint_ring``)? Asked of discs seen from high above that size
     alone would call tokens.
@@ -2455,13 +2458,13 @@ def _faint_ring_round_a_top(smooth, quiet: float, mask, view: BoardView, camera:
     the rays (480197's on 13 of 19 here, 12 on numpy 1.24 + OpenCV 4.11, where 2/3 are asked to place a
     base), its outline a disc's rim (``MAX_RIM_ERROR_MM``), still a fainter step on most rays.
     """
-    circle = _faint_ring(smooth, quiet, mask, view, camera, x, y, found_share=_WIDE_RING_FOUND)
+    circle = _faint_ring(smooth, quiet, mask, view, camera, x, y, found_share=_WIDE_RING_FOUND, arc=arc)
     return (circle is not None and circle[3] <= MAX_RIM_ERROR_MM
             and 2 * circle[2] >= _size_cut(settings) + SIZE_MARGIN_MM)
 
 
 def _fades_slower_than_it_rises(smooth, quiet: float, view: BoardView, camera: CameraPosition, x: float, y: float,
-                                r: float) -> bool:
+                                r: float, arc: _FacingArc | None = None) -> bool:
     """Does the change of the disc at (x, y), radius ``r``, fade out past its rim slower than it rises
     inside it, on most rays facing the camera? Asked of discs seen from high above that size alone would
     call tokens and round which no wide faint ring shows.
@@ -2477,7 +2480,8 @@ def _fades_slower_than_it_rises(smooth, quiet: float, view: BoardView, camera: C
     rays. Not enough to place a fighter by, but never a token: unsure (a token resting on a faint
     lower one may then be a doubt too; never a wrong ``ok``).
     """
-    _, steps, _, _, profiles = _camera_facing_rays(smooth, view, camera, x, y, _SKIRT_STEP_MM)
+    arc = _FacingArc(view, camera, x, y) if arc is None else arc
+    steps, profiles = arc.steps(_SKIRT_STEP_MM), arc.along(smooth, _SKIRT_STEP_MM)
     longer = _longer_fades(profiles, steps, r, quiet)
     return len(longer) >= len(profiles) / 2 and float(np.median(longer)) >= _SKIRT_MM
 
@@ -2516,6 +2520,11 @@ _TINT_BARE_MM = 4.0
 #: The spacing (mm) of the band's places over bare board, and the fewest places that make a measure.
 _TINT_NULL_SPACING_MM = 8.0
 _TINT_NULL_PLACES = 100
+#: The bare places measured first (the first of them in the grid's first rows), where most tokens' bands are
+#: matched (see ``_matched_on_bare_board``), and how far over the disc's level one must measure for that (a
+#: share of the level or of the place's mean tint, the larger: far past any rounding of either).
+_TINT_FIRST_GRID_ROWS, _TINT_FIRST_PLACES = 3, 16
+_TINT_MATCH_SPARE = 1e-3
 
 
 def _other_discs(fits, x: float, y: float, r: float) -> list[tuple[float, float, float]]:
@@ -2566,11 +2575,11 @@ class _TintInFrontCheck:
         return _casts_a_long_shadow(luma, level, self._mask, self._search, regions, view, x, y, r, own_region)
 
     def side_ring(self, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
-                  settings: ArenaSettings) -> bool:
+                  settings: ArenaSettings, arc: _FacingArc | None = None) -> bool:
         luma, level = self._brightness(view)
         if level is None:
             return False
-        return _base_side_round(luma, level, self._mask, self._search, view, camera, x, y, r, settings)
+        return _base_side_round(luma, level, self._mask, self._search, view, camera, x, y, r, settings, arc)
 
     def _brightness(self, view: BoardView) -> tuple:
         """(the brightness change, smoothed; the level under which a pixel is darker than bare board, or None)."""
@@ -2638,8 +2647,9 @@ def _tinted_in_front(live: np.ndarray, relit: np.ndarray, tint: np.ndarray, bare
     u, v = _clamped(u, w - 1), _clamped(v, h - 1)
     label = regions[v, u]
     usable = inside & search[v, u] & ((label == 0) | (label == own_region))
-    for ox, oy, orad in others:
-        usable &= np.hypot(x + dx - ox, y + dy - oy) > orad + _TINT_BAND_MM[0]
+    if others:  # (all of them at once: the same distances and sums, element by element, as one by one)
+        ox, oy, orad = (np.array(c, np.float64)[:, None] for c in zip(*others))
+        usable &= (np.hypot(x + dx - ox, y + dy - oy) > orad + _TINT_BAND_MM[0]).all(axis=0)
     if usable.sum() < len(usable) / 2:
         return False
     u, v = u[usable], v[usable]
@@ -2656,6 +2666,8 @@ def _tinted_in_front(live: np.ndarray, relit: np.ndarray, tint: np.ndarray, bare
     gu = np.arange(max(0, -int(du.min())), min(w, w - int(du.max())), step)
     gv = np.arange(max(0, -int(dv.min())), min(h, h - int(dv.max())), step)
     if len(gu) * len(gv) < _TINT_NULL_PLACES:
+        return False
+    if _matched_on_bare_board(level, own, bare, tint, gu, gv[:_TINT_FIRST_GRID_ROWS], du, dv):
         return False
     places, mean_tint = _band_on_grid(bare, tint, gu, gv, step, du, dv)
     if places.sum() < _TINT_NULL_PLACES:
@@ -2715,8 +2727,8 @@ def _casts_a_long_shadow(luma: np.ndarray, level: float, mask: np.ndarray, searc
     count, labels = cv2.connectedComponents(dark.astype(np.uint8), connectivity=8)
     if count <= 1:
         return False
-    gu, gv = np.meshgrid(np.arange(u0, u1), np.arange(v0, v1))
-    distance = np.hypot(gu - pu, gv - pv) / ppm - r
+    # (The columns' and rows' offsets broadcast, not a meshgrid's copies: the same values, element by element.)
+    distance = np.hypot((np.arange(u0, u1) - pu)[None, :], (np.arange(v0, v1) - pv)[:, None]) / ppm - r
     # Joined to its outline: within _SHADOW_JOIN_MM of the disc's own changed region (a soft shadow's edge
     # and the outline's blur lie between them).
     side = 2 * int(math.ceil(_SHADOW_JOIN_MM * ppm)) + 1
@@ -2761,7 +2773,8 @@ _SIDE_WIDTH_MM = 8.0
 
 
 def _base_side_round(luma: np.ndarray, level: float, mask: np.ndarray, search: np.ndarray, view: BoardView,
-                     camera: CameraPosition, x: float, y: float, r: float, settings: ArenaSettings) -> bool:
+                     camera: CameraPosition, x: float, y: float, r: float, settings: ArenaSettings,
+                     arc: _FacingArc | None = None) -> bool:
     """Is the token-sized disc at (x, y), radius ``r``, ringed on the arc facing the camera by a thin band of
     darker change apart from its outline, that fits a circle round it a base's size?
 
@@ -2780,36 +2793,14 @@ def _base_side_round(luma: np.ndarray, level: float, mask: np.ndarray, search: n
     token under one resting on it, is that wide), centred inside the disc (the foot under the figure's top).
     880000: on 14 of 19 rays, a 25.8 mm circle (rms 0.39 mm) 1.8 mm from the true foot of a 25.2 mm base.
     """
-    angles, steps, map_u, map_v, profiles = _camera_facing_rays(luma, view, camera, x, y, _RAY_STEP_MM)
-    inside = cv2.remap(mask, map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0) > 0
-    seen = cv2.remap(search.astype(np.uint8), map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
-                     borderValue=0) > 0
+    arc = _FacingArc(view, camera, x, y, _RAY_STEP_MM) if arc is None else arc
+    angles, steps, profiles = arc.angles, arc.steps(_RAY_STEP_MM), arc.along(luma, _RAY_STEP_MM)
+    inside = arc.along(mask, _RAY_STEP_MM, nearest=True) > 0
+    seen = arc.along(search.view(np.uint8), _RAY_STEP_MM, nearest=True) > 0
     dark = profiles < level
     apart = int(round(_SIDE_APART_MM / _RAY_STEP_MM))
     widest = int(round(_SIDE_WIDTH_MM / _RAY_STEP_MM))
-    rims = np.zeros(len(angles))
-    found = np.zeros(len(angles), bool)
-    for i in range(len(angles)):
-        out = np.flatnonzero(~inside[i] & (steps >= r / 2))
-        if not len(out):
-            continue
-        start = out[0]  # the disc's outline
-        # Past its own dark tail (a dark thing's blur, a token's shadow), a stretch neither changed nor dark.
-        clear = np.flatnonzero(np.convolve(~dark[i, start:], np.ones(apart), "valid") == apart)
-        if not len(clear):
-            continue
-        run = np.flatnonzero(dark[i, start + clear[0]:])
-        if not len(run):
-            continue
-        first = start + clear[0] + run[0]
-        ends = np.flatnonzero(~dark[i, first:])
-        if not len(ends) or ends[0] > widest:
-            continue  # runs on out of the ray, or too wide for a base's side
-        last = first + ends[0]
-        if inside[i, start:last].any() or not seen[i, start:last].all():
-            continue  # into other change, or where change cannot be seen
-        rims[i] = steps[first]
-        found[i] = True
+    rims, found = _side_rims(inside, seen, dark, steps, r, apart, widest)
     if found.sum() < _WIDE_RING_FOUND * len(angles):
         return False
     circle = _robust_circles((x + np.cos(angles) * rims)[None], (y + np.sin(angles) * rims)[None], found[None])[0]
@@ -2818,6 +2809,34 @@ def _base_side_round(luma: np.ndarray, level: float, mask: np.ndarray, search: n
     cx, cy, radius, rms = circle
     return (rms <= MAX_RIM_ERROR_MM and math.hypot(cx - x, cy - y) <= r
             and _size_cut(settings) + SIZE_MARGIN_MM <= 2 * radius <= settings.base_mm + CLEAR_BASE_SLACK_MM)
+
+
+def _side_rims(inside: np.ndarray, seen: np.ndarray, dark: np.ndarray, steps: np.ndarray, r: float, apart: int,
+               widest: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per ray of ``_base_side_round`` (rows of ``inside``, ``seen``, ``dark``, sampled at ``steps``): the step
+    (mm) where a base's side begins, and whether one was found (0.0 and False where not). Past the disc's
+    outline (the first sample from half its radius out of its changed region) and its own dark tail, the
+    first ``apart`` samples in a row neither changed nor dark; then the first dark run, ending within
+    ``widest`` samples, with no change and nothing unseen from the outline to its end.
+
+    (Cost, the seventy-sixth pass: all rays at once, where each ray was walked in a loop of some ten numpy
+    calls; the same samples found, the same steps.)"""
+    rays, samples = dark.shape
+    rows = np.arange(rays)
+    _, from_ = _sample_ranges(samples)
+    start, has_start = _first_marked(~inside & (steps >= r / 2), rows, samples)
+    # Runs of ``apart`` samples neither changed nor dark, by where they start (counts of such samples so far).
+    counted = np.zeros((rays, samples + 1), int)
+    np.cumsum(~dark, axis=1, out=counted[:, 1:])
+    clear_run = np.zeros((rays, samples), bool)
+    clear_run[:, :samples - apart + 1] = counted[:, apart:] - counted[:, :samples - apart + 1] == apart
+    clear, has_clear = _first_marked(clear_run & from_[start], rows, samples)
+    first, has_first = _first_marked(dark & from_[clear], rows, samples)
+    end, has_end = _first_marked(~dark & from_[first], rows, samples)
+    between = from_[start] & ~from_[end]  # (from the outline to the dark run's end)
+    found = (has_start & has_clear & has_first & has_end & (end - first <= widest)
+             & ~(inside & between).any(axis=1) & (seen | ~between).all(axis=1))
+    return np.where(found, steps[np.minimum(first, samples - 1)], 0.0), found
 
 
 def _band_on_grid(bare: np.ndarray, tint: np.ndarray, gu: np.ndarray, gv: np.ndarray, step: int, du: np.ndarray,
@@ -2843,6 +2862,33 @@ def _band_on_grid(bare: np.ndarray, tint: np.ndarray, gu: np.ndarray, gv: np.nda
     return places, mean
 
 
+def _matched_on_bare_board(level, own: np.ndarray, bare: np.ndarray, tint: np.ndarray, gu: np.ndarray, gv: np.ndarray,
+                           du: np.ndarray, dv: np.ndarray) -> bool:
+    """Does some place (gv[i], gu[j]) over bare board measure the band (see ``_tinted_in_front``) as much as
+    the disc's ``level`` or more, with room to spare? Then ``_tinted_in_front`` answers no, whatever the rest
+    of its grid measures: with too few places it says nothing, and with enough, the most any place measures
+    is at least that much.
+
+    (Cost, the seventy-sixth pass: a plain token's band is matched among the grid's first bare places;
+    measuring the whole grid, some 600 places, was most of the check's cost. Here the first
+    ``_TINT_FIRST_PLACES`` bare places of the grid's first rows are measured, their points gathered. Each
+    place's mean tint is the same bits as ``_band_on_grid``'s, but its measure's ``@`` may round otherwise
+    for another count of places (BLAS): a place must pass the level by ``_TINT_MATCH_SPARE`` of the level or
+    of its mean tint, the larger, far more than any rounding; where none does, the whole grid is measured as
+    before.)"""
+    if not level > 0:
+        return True  # (no place measures under 0: never more than every one of them)
+    rows, cols = gv[:, None, None] + dv, gu[None, :, None] + du  # (places' rows and columns, the band's points)
+    first = np.flatnonzero(bare[rows, cols].all(axis=2))[:_TINT_FIRST_PLACES]  # (row-major places, bare)
+    if not len(first):
+        return False
+    i, j = np.divmod(first, len(gu))
+    # (The points summed one after another, then divided by an intp, as _band_on_grid has each place's mean.)
+    mean_tint = np.true_divide(tint[rows[i, 0], cols[0, j]].sum(axis=1), np.intp(len(du)))
+    spare = _TINT_MATCH_SPARE * np.maximum(level, np.linalg.norm(mean_tint, axis=-1))
+    return bool((_tint_left(mean_tint, own) >= level + spare).any())
+
+
 def _tint_left(mean_tint: np.ndarray, own: np.ndarray) -> np.ndarray:
     """The length of a mean tint (..., 3) (a ratio less 1, less its mean over the channels) less its part
     along the unit vector ``own``."""
@@ -2854,6 +2900,49 @@ def _camera_facing_rays(smooth, view: BoardView, camera: CameraPosition, x: floa
     """The rays of the arc facing the camera from (x, y) (``_BASE_RING_ARC``, out to ``_BASE_RING_RAY_MM``
     in ``step_mm`` steps): their angles (board frame), steps (mm), sample maps (view px) and ``smooth``
     sampled along them."""
+    angles, steps, map_u, map_v = _facing_ray_maps(view, camera, x, y, step_mm)
+    return angles, steps, map_u, map_v, _along_rays(smooth, map_u, map_v)
+
+
+class _FacingArc:
+    """The rays of the arc facing the camera from one disc's centre (see ``_camera_facing_rays``), walked once
+    for all of the disc's token checks that ask for them (the faint ring, the skirt, the side ring): each
+    image sampled along them once, every ``step_mm`` (``find_blobs``: the skirt's fine step); a check's
+    coarser step (``_RAY_STEP_MM``) is every other sample of it. (A check asked alone walks its own, at its
+    own step.)
+
+    (Cost, the seventy-sixth pass: those checks walked the same rays three times, with three sample maps and
+    the change mask sampled twice. The same bits: ``np.arange`` of 0.25 mm steps holds the 0.5 mm ones
+    exactly, the maps are worked out per sample, and each output sample of ``cv2.remap`` reads its own map
+    entries alone, so every other sample of the fine walk is the coarse walk's sample.)"""
+
+    def __init__(self, view: BoardView, camera: CameraPosition, x: float, y: float, step_mm: float = _SKIRT_STEP_MM):
+        self.angles, self._steps, self._map_u, self._map_v = _facing_ray_maps(view, camera, x, y, step_mm)
+        self._step = step_mm
+        self._walked: dict[tuple[int, bool], tuple] = {}
+
+    def steps(self, step_mm: float) -> np.ndarray:
+        """The samples' distances (mm) from the centre, every ``step_mm`` (a whole multiple of the arc's step)."""
+        return self._steps[::self._every(step_mm)]
+
+    def along(self, image, step_mm: float, nearest: bool = False) -> np.ndarray:
+        """``image`` sampled along the rays every ``step_mm``: bilinear as ``_along_rays``, or the nearest px
+        (0 off the view); each image walked once (kept with it, so its id stays its own)."""
+        key = (id(image), nearest)
+        if key not in self._walked:
+            walked = (cv2.remap(image, self._map_u, self._map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT,
+                                borderValue=0) if nearest else _along_rays(image, self._map_u, self._map_v))
+            self._walked[key] = (image, walked)
+        return np.ascontiguousarray(self._walked[key][1][:, ::self._every(step_mm)])
+
+    def _every(self, step_mm: float) -> int:
+        every = int(round(step_mm / self._step))
+        assert every * self._step == step_mm, "a whole multiple of the arc's step"
+        return every
+
+
+def _facing_ray_maps(view: BoardView, camera: CameraPosition, x: float, y: float, step_mm: float):
+    """The angles, steps and sample maps of ``_camera_facing_rays``."""
     ax, ay = camera.away(x, y)
     angles = math.atan2(-ay, -ax) + _BASE_RING_ARC
     steps = np.arange(0, _BASE_RING_RAY_MM, step_mm)
@@ -2861,17 +2950,18 @@ def _camera_facing_rays(smooth, view: BoardView, camera: CameraPosition, x: floa
     u, v = view.to_px(x, y)
     map_u = (u + np.cos(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
     map_v = (v - np.sin(angles)[:, None] * steps[None, :] * ppm).astype(np.float32)
-    return angles, steps, map_u, map_v, _along_rays(smooth, map_u, map_v)
+    return angles, steps, map_u, map_v
 
 
 def _faint_ring(smooth, quiet: float, mask, view: BoardView, camera: CameraPosition, x: float, y: float,
-               found_share: float = _BASE_RING_FOUND) -> tuple | None:
+               found_share: float = _BASE_RING_FOUND, arc: _FacingArc | None = None) -> tuple | None:
     """The circle (x_mm, y_mm, radius_mm, rms) that the outline of a fainter ring round the disc at (x, y)
     fits, over the arc facing the camera (see ``_faint_base_ring``): found on at least ``found_share`` of
     the rays, a fainter step round something stronger on most of those, and round the disc (its centre
-    well inside). Else None."""
-    angles, _, map_u, map_v, profiles = _camera_facing_rays(smooth, view, camera, x, y, _RAY_STEP_MM)
-    inside = cv2.remap(mask, map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    well inside). Else None. ``arc``: the disc's rays, if walked already (see ``_FacingArc``)."""
+    arc = _FacingArc(view, camera, x, y, _RAY_STEP_MM) if arc is None else arc
+    angles, profiles = arc.angles, arc.along(smooth, _RAY_STEP_MM)
+    inside = arc.along(mask, _RAY_STEP_MM, nearest=True)
     # In the rim fit's units: its quiet end (where the blur tail dies out) is here the board's noise.
     distances, stepped = _rim_distances(profiles * np.float32(_QUIET_DIFFERENCE / quiet), inside)
     found = np.isfinite(distances)
