@@ -49,8 +49,6 @@ _MAX_NOISE = 0.8
 MAX_RIM_ERROR_MM = 1.2
 #: Two bases' fitted discs may overlap this much (mm) from fitting error, not more.
 BASE_OVERLAP_MM = 3.0
-#: A base round a disc this close (mm, rim to rim) to a taken base touches it, give or take the fits.
-TOUCHING_GAP_MM = 5.0
 #: A base's rim fits its circle at least this well (rms mm); a figure's outline rarely does.
 CRISP_RIM_MM = 0.6
 #: Bare board this long (mm, in 1 mm steps) just behind a solid disc: its change broke off there.
@@ -1058,13 +1056,6 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
         # A ringed figure's disc is fitted off its base's centre: placed as a fighter by its figure.
         bases.append(replace(blob, figure_only=True) if blob.diameter_mm <= _size_cut(settings) - SIZE_MARGIN_MM
                      else blob)
-    for blob in order:
-        # A neighbour touching a taken base beside it, its own figure standing up out of it past any
-        # token stack's reach: a fighter whose rim that base hides or merges with (the seventy-eighth pass).
-        if (kinds[id(blob)] is Kind.UNSURE and blob.diameter_mm <= _size_cut(settings) - SIZE_MARGIN_MM
-                and _figure_beside_a_taken_base(blob, bases, mask, view, camera, settings)):
-            kinds[id(blob)] = Kind.FIGHTER
-            bases.append(replace(blob, figure_only=True))
     if expected is not None:
         # Two overlapping discs cannot both be bases, and which was taken went by which is nearer the
         # camera; where the one left is a solid base too, on another space (two tokens resting one
@@ -1669,32 +1660,6 @@ def _ahead_is_a_taken_base(blob: Blob, bases: list[Blob], camera: CameraPosition
     left = [p for p in blob.ahead_points
             if not any(math.hypot(p[0] - b.x_mm, p[1] - b.y_mm) < b.radius_mm + 2.5 for b in bases)]
     return len(left) <= MAX_CHANGE_AHEAD * blob.ahead_looked
-
-
-def _figure_beside_a_taken_base(blob: Blob, bases: list[Blob], mask, view: BoardView, camera: CameraPosition,
-                                settings: ArenaSettings) -> bool:
-    """A token-sized disc touching a taken base beside it (across the line to the camera, neither in
-    front of it nor behind), standing up unbroken past where a token resting on it could show.
-
-    Two fighters' bases may touch (the spec): the one whose rim the other hides or merges with is
-    fitted short, a token's size. What stands up out of it is no token's top (it runs on past a
-    token stack's reach, joined to it), nor the taken base's figure (that shows on its own line away
-    from the camera, which this disc is beside)."""
-    if not blob.stands_up or blob.apart_behind or _on_figure_line(blob, bases, camera):
-        return False
-    if any(_overlapping(blob, b) for b in bases):
-        return False
-    ax, ay = camera.away(blob.x_mm, blob.y_mm)
-    for base in bases:
-        dx, dy = base.x_mm - blob.x_mm, base.y_mm - blob.y_mm
-        # (How far a base's rim round the disc's centre would be from it: the disc is fitted short.)
-        gap = math.hypot(dx, dy) - base.radius_mm - settings.base_mm / 2
-        if not -BASE_OVERLAP_MM <= gap <= TOUCHING_GAP_MM or base.figure_only:
-            continue
-        if abs(dx * ax + dy * ay) < abs(dx * ay - dy * ax):  # beside it, not in front nor behind
-            reach = _resting_token_reach(camera, blob.x_mm, blob.y_mm)
-            return _stands_up(mask, view, camera, blob.x_mm, blob.y_mm, blob.radius_mm, allowance=reach)
-    return False
 
 
 def _a_fighter_but_for_change_in_front(blob: Blob, settings: ArenaSettings) -> bool:
