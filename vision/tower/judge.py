@@ -917,7 +917,7 @@ class TowerAnalyzer:
         """Re-look at the last frame: follow a nudged camera and the tower's real base plane."""
         view = self.view
         white_idx = self._white_idx
-        markers = detect_mat_markers(obs.frame, self.settings, retry=self._flat_view)
+        markers = detect_mat_markers(obs.frame, self.settings, retry=self._flat_view, expected=self.geometry.markers)
         # Compare the markers both frames saw (something may have covered one in the reference,
         # say the fighter's cubes before they were picked up).
         common = [i for i in markers if i in self.geometry.markers]
@@ -929,7 +929,7 @@ class TowerAnalyzer:
             # corners of so flat a marker scatter by up to 2 px from frame to frame (stagger
             # 930023): the shift is the mean over the corners found, and the markers are the
             # reference's moved by it.
-            markers = more_mat_markers(obs.frame, self.settings, markers)
+            markers = more_mat_markers(obs.frame, self.settings, markers, self.geometry.markers)
             common = [i for i in markers if i in self.geometry.markers]
             if common:
                 move = np.mean([markers[i] - self.geometry.markers[i] for i in common], axis=(0, 1))
