@@ -459,7 +459,8 @@ class TowerAnalyzer:
         the pool's mix changed, and the exposure is the less darkened zone's, as one factor."""
         samples = frame[white_idx]
         white = np.maximum(_percentile_80(samples), 8.0)
-        zones = [float(_percentile_80(zone).sum()) / ref for zone, ref in zip(_zones(samples), self._zone_whites, strict=True)]
+        zones = [float(_percentile_80(zone).sum()) / ref
+                 for zone, ref in zip(_zones(samples), self._zone_whites, strict=True)]
         if white.sum() / self._ref_white.sum() < min(zones) - ZONE_MIX_MARGIN:
             return self._ref_white * max(zones)
         return white
