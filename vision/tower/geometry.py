@@ -65,22 +65,24 @@ def _plausible_quad(quad: np.ndarray) -> bool:
     return bool(np.all(cross > 0))
 
 
-def detect_mat_markers(frame: np.ndarray, settings: TowerSettings, *, retry: bool = True) -> dict[int, np.ndarray]:
+def detect_mat_markers(frame: np.ndarray, settings: TowerSettings, *, retry: bool = True,
+                       expected: dict[int, np.ndarray] | None = None) -> dict[int, np.ndarray]:
     """Image corners (4 x 2, ArUco order) of the mat markers found in a BGR frame.
 
     When the default detector finds fewer than both markers and ``retry`` is set, the markers still
-    missing are looked for again (:func:`more_mat_markers`).
+    missing are looked for again (:func:`more_mat_markers`, with ``expected``).
     """
     found = _markers_in(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), _DETECTOR, settings)
-    return more_mat_markers(frame, settings, found) if retry else found
+    return more_mat_markers(frame, settings, found, expected) if retry else found
 
 
-def more_mat_markers(frame: np.ndarray, settings: TowerSettings,
-                     found: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+def more_mat_markers(frame: np.ndarray, settings: TowerSettings, found: dict[int, np.ndarray],
+                     expected: dict[int, np.ndarray] | None = None) -> dict[int, np.ndarray]:
     """``found`` (the default detector's markers in ``frame``) with the markers still missing added,
     if a detector for small, flat markers (``_FLAT_DETECTOR``) finds them in the frame, or else on a
-    2x cubic upscale of it; only squares of a plausible shape.  A marker already found keeps its
-    corners."""
+    2x cubic upscale of it, or else in a window where they must lie (``_markers_where_expected``:
+    where the markers found put them, or with none found where ``expected`` has them); only squares
+    of a plausible shape.  A marker already found keeps its corners."""
     found = dict(found)
     if len(found) >= len(settings.marker_ids):
         return found
@@ -92,6 +94,54 @@ def more_mat_markers(frame: np.ndarray, settings: TowerSettings,
                 found[marker_id] = quad
         if len(found) >= len(settings.marker_ids):
             break
+    return _markers_where_expected(gray, settings, found, expected)
+
+
+# The upscale for a look at the window where a missing marker must be (``_markers_where_expected``).
+WINDOW_SCALE = 4
+
+
+def _markers_where_expected(gray: np.ndarray, settings: TowerSettings, found: dict[int, np.ndarray],
+                            expected: dict[int, np.ndarray] | None = None) -> dict[int, np.ndarray]:
+    """``found`` with the missing markers added where they must lie, if a closer look there finds them.
+
+    The markers are printed on one sheet that lies still under the tower: a marker found fixes
+    where the other lies, and with none found a marker lies where ``expected`` (another frame of the
+    same camera) saw it, give or take a nudge.  At the spec's far corner in a dim room (30 cm, 10
+    degrees: a marker about 45 x 10 px, under 2 px a cell) the noise hides a marker's bits from a
+    look at the whole frame now and then (hunt room 905077: marker 1 in plain view in the
+    reference, found in the end frames).  A window around that place, half a marker's size wider
+    each way, read at ``WINDOW_SCALE`` times, finds it; only a plausible square whose centre lies
+    within half a marker's size of the place counts."""
+    missing = [i for i in settings.marker_ids if i not in found]
+    if not missing:
+        return found
+    mat = marker_mat_corners(settings)
+    seen = [i for i in settings.marker_ids if i in found]
+    if seen:
+        to_image, _ = cv2.findHomography(np.concatenate([mat[i] for i in seen]),
+                                         np.concatenate([found[i] for i in seen]), 0)
+        if to_image is None:
+            return found
+        places = {i: cv2.perspectiveTransform(mat[i][None], to_image)[0] for i in missing}
+    else:
+        places = {i: expected[i] for i in missing if expected and i in expected}
+    found = dict(found)
+    for marker_id, quad in places.items():
+        size = float(np.ptp(quad[:, 0]))
+        if not np.isfinite(size):
+            continue
+        lo = np.floor(quad.min(axis=0) - size / 2).astype(int).clip(0)
+        hi = np.ceil(quad.max(axis=0) + size / 2).astype(int)
+        window = gray[lo[1]:hi[1], lo[0]:hi[0]]
+        if window.size == 0:
+            continue
+        window = cv2.resize(window, None, fx=WINDOW_SCALE, fy=WINDOW_SCALE, interpolation=cv2.INTER_CUBIC)
+        look = _markers_in(window, _FLAT_DETECTOR, settings, float(WINDOW_SCALE))
+        if marker_id in look:
+            there = look[marker_id] + lo
+            if _plausible_quad(there) and np.linalg.norm(there.mean(axis=0) - quad.mean(axis=0)) < size / 2:
+                found[marker_id] = there
     return found
 
 

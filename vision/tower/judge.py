@@ -418,7 +418,9 @@ class TowerAnalyzer:
             # The camera's noise (exposure locked) is the reference's.  The sensor clips it at black,
             # so in a dim, noisy room a dark channel averages brighter than it is (a heavy cube's
             # blue and green): its hue fades towards grey.  Undo that bias where the noise is large.
-            white = float(np.maximum(_percentile_80(reference[self._white_idx]), 8.0).min())
+            self._ref_white = np.maximum(_percentile_80(reference[self._white_idx]), 8.0)
+            self._zone_whites = [float(_percentile_80(zone).sum()) for zone in _zones(reference[self._white_idx])]
+            white = float(self._ref_white.min())
             noise = _pixel_noise(reference)
             if noise > NOISY_VIEW * white:
                 # Average more pixels before reading colours, or a heavy cube's hue drowns in noise.
@@ -433,7 +435,7 @@ class TowerAnalyzer:
     # -- per frame -------------------------------------------------------------------------------
     def _normalised(self, frame: np.ndarray, view: SideView, white_idx) -> tuple[np.ndarray, np.ndarray, float]:
         """The side view in units of the marker quiet-zone white, the raw view, and the white level."""
-        white = np.maximum(_percentile_80(frame[white_idx]), 8.0)
+        white = self._white(frame, white_idx)
         raw = cv2.blur(view.warp(frame), (self._blur, self._blur))
         levels = raw.astype(np.float32) if self._unclip is None else cv2.LUT(raw, self._unclip)
         scale = (1.0 / white).astype(np.float32)
@@ -444,6 +446,24 @@ class TowerAnalyzer:
         rows = levels.reshape(levels.shape[0], -1)
         np.multiply(rows, np.tile(scale, levels.shape[1]), out=rows)
         return levels, raw, float(white.min())
+
+    def _white(self, frame: np.ndarray, white_idx) -> np.ndarray:
+        """The quiet zones' white in ``frame`` per channel: the 80th percentile over both zones' samples.
+
+        The light falls off across the mat, so one zone is the brighter and the pooled percentile
+        reads mostly its samples.  Where something lies on that zone (a fallen tower, a hand) the
+        pool reads the other zone instead, and its white drops with no change of exposure (falling
+        930019: 8 % lower while the light rose 6 %, the whole view read changed).  An exposure
+        change scales each zone alike, and a cover only darkens the zone it lies on: so where the
+        pooled white moved off the reference's by clearly less than either zone's own white did,
+        the pool's mix changed, and the exposure is the less darkened zone's, as one factor."""
+        samples = frame[white_idx]
+        white = np.maximum(_percentile_80(samples), 8.0)
+        zones = [float(_percentile_80(zone).sum()) / ref
+                 for zone, ref in zip(_zones(samples), self._zone_whites, strict=True)]
+        if white.sum() / self._ref_white.sum() < min(zones) - ZONE_MIX_MARGIN:
+            return self._ref_white * max(zones)
+        return white
 
     def _reference_view(self, view: SideView) -> np.ndarray:
         key = ("view", view.y_mm)
@@ -898,7 +918,7 @@ class TowerAnalyzer:
         """Re-look at the last frame: follow a nudged camera and the tower's real base plane."""
         view = self.view
         white_idx = self._white_idx
-        markers = detect_mat_markers(obs.frame, self.settings, retry=self._flat_view)
+        markers = detect_mat_markers(obs.frame, self.settings, retry=self._flat_view, expected=self.geometry.markers)
         # Compare the markers both frames saw (something may have covered one in the reference,
         # say the fighter's cubes before they were picked up).
         common = [i for i in markers if i in self.geometry.markers]
@@ -910,7 +930,7 @@ class TowerAnalyzer:
             # corners of so flat a marker scatter by up to 2 px from frame to frame (stagger
             # 930023): the shift is the mean over the corners found, and the markers are the
             # reference's moved by it.
-            markers = more_mat_markers(obs.frame, self.settings, markers)
+            markers = more_mat_markers(obs.frame, self.settings, markers, self.geometry.markers)
             common = [i for i in markers if i in self.geometry.markers]
             if common:
                 move = np.mean([markers[i] - self.geometry.markers[i] for i in common], axis=(0, 1))
@@ -2827,6 +2847,18 @@ def _entry_seeds(core: np.ndarray, side_rows: int) -> list[tuple[int, int]]:
         starts = np.flatnonzero(line[1:] & ~line[:-1]) + 1
         seeds += [to_xy(int(i)) for i in ([0] if line[:1].any() else []) + list(starts)]
     return seeds
+
+
+def _zones(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The white samples (``_white_sample_points``) of marker 0's quiet zone and of marker 1's."""
+    half = len(samples) // 2
+    return samples[:half], samples[half:]
+
+
+# How far under both zones' own exposure change the pooled white may read before the pool's mix is
+# taken to have changed (``TowerAnalyzer._white``): five times the largest gap over the last frames of
+# 930000-930011, every kind (0.56 %); falling 930019's is 9.5 %.
+ZONE_MIX_MARGIN = 0.03
 
 
 def _percentile_80(samples: np.ndarray) -> np.ndarray:
