@@ -722,6 +722,7 @@ def _disc_fits(difference, mask: np.ndarray, view: BoardView, camera: CameraPosi
                 and (u, v) not in middles.values()):
             middles[k] = (u, v)
     refits = dict(zip(middles, _fit_near_rims(difference, mask, view, list(middles.values()), camera, radius)))
+    pulled: dict[int, tuple] = {}  # by index into fits: the ragged fit of a base's rim past a neighbour
     for k, ((u, v), fitted) in enumerate(zip(seeds, first_fits)):
         peak = view.to_mm(u, v)
         if fitted is None:
@@ -736,8 +737,20 @@ def _disc_fits(difference, mask: np.ndarray, view: BoardView, camera: CameraPosi
             u, v = middles[k]
         elif 2 * fitted[2] > LARGEST_BASE_MM + SIZE_MARGIN_MM and fitted[3] <= MAX_RIM_ERROR_MM:
             wide_rims[len(fits)] = rims[0][k], rims[1][k], rims[2][k]  # see _split_touching_pairs
+        elif fitted[3] > MAX_RIM_ERROR_MM:  # no disc (see is_disc): unless a neighbour pulled it so
+            cu, cv = (c / view.px_per_mm for c in view.to_px(fitted[0], fitted[1]))
+            base = _base_rim_past_a_neighbour(rims[0][k], rims[1][k], rims[2][k], (cu, cv) + fitted[2:4])
+            if base is not None:
+                base = view.to_mm(base[0] * view.px_per_mm, base[1] * view.px_per_mm) + (base[2], base[3], fitted[4])
+                if not _off_its_seed(peak, base):
+                    pulled[len(fits)], fitted = fitted, base
         x, y, r, error, tiered = fitted
         fits.append((x, y, r, error, tiered, peak, (u, v)))
+    # Where another seed fitted that base crisp, the disc was found: the ragged fit stands, as it was.
+    for i, ragged in pulled.items():
+        if any(j not in pulled and f[3] <= CRISP_RIM_MM and math.hypot(f[0] - fits[i][0], f[1] - fits[i][1]) < 0.5 * radius
+               for j, f in enumerate(fits)):
+            fits[i] = ragged + fits[i][5:]
     return fits, wide_rims
 
 
@@ -3283,8 +3296,6 @@ def _fits_to(rims, view: BoardView) -> list:
         if fitted is None:
             fits.append(None)
             continue
-        if fitted[3] > MAX_RIM_ERROR_MM:  # no disc (see is_disc): unless a neighbour pulled it so
-            fitted = _base_rim_past_a_neighbour(xs[k], ys[k], good[k], fitted) or fitted
         cu, cv, r, error = fitted
         x, y = view.to_mm(cu * ppm, cv * ppm)
         fits.append((x, y, r, error, float(tiered[k])))
