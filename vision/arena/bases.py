@@ -3324,10 +3324,13 @@ def _base_rim_past_a_neighbour(xs: np.ndarray, ys: np.ndarray, valid: np.ndarray
     towards the tokens, it was no disc, and no base stood behind them). Only a spec base's size is taken
     so (``_base_sized``); a ray short of the circle, or off it by less, is no neighbour's. The rays left out
     are looked for among those outside the pulled circle: pulled towards them, it still lies inside them;
-    and those left on the rim must outnumber them by far (ten rays or more found the outline). Asked only of
-    a fit that is no disc (``is_disc``): one that is stands as fitted (used seed 940225, 34 degrees up: a
-    figure's middle fitted 25.5 mm, 0.82 mm off a circle, two rays left out made it a crisp 24.3 mm "base"
-    behind its fighter, and with the count a right reading became a doubt).
+    and those left on the rim must outnumber them by far (ten rays or more found the outline).
+
+    ``_disc_fits`` asks it of a seed's own fit that is no disc (``is_disc``) and round its seed, and keeps
+    what it gives only where no other seed fitted that base crisp (the disc was found: a fit past it would
+    only stand in for that one). A fit that is a disc stands as fitted: used seed 940225, 34 degrees up, a
+    figure's middle fitted 25.5 mm, 0.82 mm off a circle; two rays left out made it a crisp 24.3 mm "base"
+    behind its fighter, and with the count a right reading became a doubt.
     """
     index = np.flatnonzero(valid)
     if len(index) < 3 * _RAYS_PAST_THE_RIM + 4:
