@@ -3295,19 +3295,17 @@ def _rim_points(difference, mask, view: BoardView, seeds, camera: CameraPosition
     six did), and per seed the share of its rim that is a fainter ring round something stronger
     (``per_ray``: per ray, whether its outline is such a ring)."""
     ppm = view.px_per_mm
-    # (The seventy-seventh pass: every seed's numbers at once, u and v together; each the same as
-    # worked out seed by seed before. math.atan2, not np.arctan2: the two need not round alike.)
-    seeds_uv = np.array(seeds, np.float64).T  # (u's, v's)
-    ax, ay = camera.away_at(*view.to_mm(*seeds_uv))
-    # In view coordinates (u right, v = -y): the camera's side.
-    towards = [math.atan2(y, x) for x, y in zip((-ax).tolist(), ay.tolist())]
+    us = np.array([u for u, _ in seeds], np.float64)
+    vs = np.array([v for _, v in seeds], np.float64)
+    towards = []
+    for u, v in seeds:
+        ax, ay = camera.away(*view.to_mm(u, v))
+        towards.append(math.atan2(ay, -ax))  # in view coordinates (u right, v = -y): the camera's side
     angles = np.array(towards)[:, None] + _RAY_ANGLES[None, :]
     steps = np.arange(0, 2.2 * radius_mm, _RAY_STEP_MM)
-    directions = np.array((np.cos(angles), np.sin(angles)))  # (du, dv)
-    maps = directions[..., None] * steps
-    maps *= ppm
-    maps += seeds_uv[:, :, None, None]
-    map_u, map_v = maps.astype(np.float32).reshape(2, -1, len(steps))
+    du, dv = np.cos(angles), np.sin(angles)
+    map_u = (us[:, None, None] + du[:, :, None] * steps[None, None, :] * ppm).astype(np.float32).reshape(-1, len(steps))
+    map_v = (vs[:, None, None] + dv[:, :, None] * steps[None, None, :] * ppm).astype(np.float32).reshape(-1, len(steps))
     profiles = _along_rays(difference, map_u, map_v)
     profiles = cv2.blur(profiles, (3, 1))  # along the rays only: steadier ramps
     inside = cv2.remap(mask, map_u, map_v, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
@@ -3315,7 +3313,8 @@ def _rim_points(difference, mask, view: BoardView, seeds, camera: CameraPosition
     rays = len(_RAY_ANGLES)
     good = np.isfinite(all_distances).reshape(len(seeds), rays)
     distances = np.where(good, all_distances.reshape(len(seeds), rays), 0.0)
-    xs, ys = (seeds_uv / ppm)[:, :, None] + directions * distances
+    xs = us[:, None] / ppm + du * distances
+    ys = vs[:, None] / ppm + dv * distances
     counts = good.sum(axis=1)
     ray_tiered = all_tiered.reshape(len(seeds), rays) & good
     if per_ray:

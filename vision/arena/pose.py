@@ -32,14 +32,6 @@ class CameraPosition:
             return 0.0, 1.0  # straight overhead: nothing leans; any direction will do
         return dx / norm, dy / norm
 
-    def away_at(self, x_mm: np.ndarray, y_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`away` at each of the points (x_mm[k], y_mm[k]): the same numbers, in one go."""
-        dx, dy = x_mm - self.centre_mm[0], y_mm - self.centre_mm[1]
-        norm = np.hypot(dx, dy)
-        overhead = norm < 1e-6
-        norm[overhead] = 1.0
-        return np.where(overhead, 0.0, dx / norm), np.where(overhead, 1.0, dy / norm)
-
 
 def camera_position(board_to_image: np.ndarray, image_size: tuple[int, int]) -> CameraPosition:
     """Estimate the camera centre from board mm -> image px (``image_size`` is (width, height))."""
