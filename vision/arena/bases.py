@@ -3594,7 +3594,7 @@ def _robust_circles(xs: np.ndarray, ys: np.ndarray, valid: np.ndarray) -> list:
     fitted = np.zeros(rows, bool)
     latest = np.zeros((4, rows))
     # (The seventy-seventh pass: x and y together, each row as before.)
-    both = np.array((xs, ys))
+    both = np.array((xs, ys), np.float64)
     ox, oy = origin = (both * valid).sum(axis=2) / np.maximum(counts, 1)
     xs, ys = centred = np.where(valid, both - origin[:, :, None], 0.0)
     squares = xs * xs + ys * ys
