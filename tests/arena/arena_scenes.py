@@ -213,3 +213,24 @@ def answers_of(module, name: str, run):
     finally:
         setattr(module, name, original)
     return seen, result
+
+
+def cost_bench_reads(geometry: BoardGeometry, count: int = 4) -> list[tuple[str, np.ndarray, object]]:
+    """The live reads of the cost bench's first ``count`` 800x600 scenes (``bench/arena_bench.py``:
+    ``default_rng(7)``): per scene (name, frame, reference) for the first read after a nudge, the frame
+    that follows it (against the reference that followed the first read) and the camera unmoved."""
+    from vision.arena import prepare_reference
+
+    rng = np.random.default_rng(7)
+    reads = []
+    for k in range(count):
+        reference_scene, live_scene, _ = random_match_scene(rng, geometry, image_size=(800, 600))
+        live = render_scene(live_scene, geometry)
+        prepared = prepare_reference(render_scene(reference_scene, geometry), geometry)
+        first = read_arena(live, prepared, geometry, annotate=False)
+        followed = prepared.following(live, first.registration) if first.registration is not None else prepared
+        following = render_scene(dataclasses.replace(live_scene, seed=live_scene.seed + 1), geometry)
+        unmoved = prepare_reference(render_scene(dataclasses.replace(reference_scene, pose=live_scene.pose), geometry),
+                                    geometry)
+        reads += [(f"{k} nudged", live, prepared), (f"{k} following", following, followed), (f"{k} unmoved", live, unmoved)]
+    return reads

@@ -3760,28 +3760,29 @@ def _robust_circles(xs: np.ndarray, ys: np.ndarray, valid: np.ndarray) -> list:
     # one by one cost more than the fit itself.
     fitted = np.zeros(rows, bool)
     latest = np.zeros((4, rows))
-    weights = valid.astype(np.float64)
-    ox = (xs * weights).sum(axis=1) / np.maximum(counts, 1)
-    oy = (ys * weights).sum(axis=1) / np.maximum(counts, 1)
-    xs, ys = np.where(valid, xs - ox[:, None], 0.0), np.where(valid, ys - oy[:, None], 0.0)
+    # (The seventy-seventh pass: x and y together, each row as before.)
+    both = np.array((xs, ys), np.float64)
+    ox, oy = origin = (both * valid).sum(axis=2) / np.maximum(counts, 1)
+    xs, ys = centred = np.where(valid, both - origin[:, :, None], 0.0)
     squares = xs * xs + ys * ys
     # (Cost, the twenty-sixth pass: some 20 points a circle, so numpy's per-call cost is the cost.
     # The eight sums in two calls, each row summed along its points as before; Cramer's rule with
     # the minors and products its four determinants share worked out once. The same operations on
     # the same operands: the same circles, to the last bit.)
-    points = np.stack([xs, ys, squares])
+    points = np.concatenate((centred, squares[None]))
     keep = valid.copy()
     with np.errstate(divide="ignore", invalid="ignore"):
-        for _ in range(3):
+        for last in (False, False, True):
             n = keep.sum(axis=1)
             active &= n >= 5
             if not active.any():
                 break
             kept_points = points * keep
-            sx, sy, sq = kept_points.sum(axis=2)
-            sxx, syy, sxy, sxq, syq = (kept_points[_FIRST_FACTOR] * kept_points[_SECOND_FACTOR]).sum(axis=2)
-            det, cx, cy, c = _cramer(((4 * sxx, 4 * sxy, 2 * sx), (4 * syy, 2 * sy), n.astype(np.float64)),
-                                     (2 * sxq, 2 * syq, sq))
+            # (The seventy-seventh pass: the nine sums scaled in one call, 2 sx ... n, and unpacked as views.)
+            factors = kept_points[_PRODUCT_FACTORS]
+            sx2, sy2, sq, sxx4, syy4, sxy4, sxq2, syq2, n_ = np.concatenate((
+                kept_points.sum(axis=2), (factors[0] * factors[1]).sum(axis=2), n[None])) * _SUM_SCALES
+            det, cx, cy, c = _cramer(((sxx4, sxy4, sx2), (syy4, sy2), n_), (sxq2, syq2, sq))
             active &= np.abs(det) >= 1e-9
             r2 = c + cx**2 + cy**2
             fitted &= ~(active & (r2 <= 0))
@@ -3792,6 +3793,8 @@ def _robust_circles(xs: np.ndarray, ys: np.ndarray, valid: np.ndarray) -> list:
             rms = np.sqrt((kept * kept).sum(axis=1) / n)
             fitted |= active
             np.copyto(latest, (cx + ox, cy + oy, r, rms), where=active)
+            if last:
+                break  # (the points kept after the last fit are not used)
             ordered = np.sort(np.where(keep, residual, np.inf), axis=1)
             median = ordered[np.arange(rows), np.minimum(n // 2, ordered.shape[1] - 1)]
             new_keep = residual < np.maximum(1.0, 2.5 * median)[:, None]
@@ -3801,25 +3804,41 @@ def _robust_circles(xs: np.ndarray, ys: np.ndarray, valid: np.ndarray) -> list:
 
 
 #: The products of x, y and q = x^2 + y^2 whose sums the circle fit needs: xx, yy, xy, xq, yq.
-_FIRST_FACTOR, _SECOND_FACTOR = [0, 1, 0, 0, 1], [0, 1, 1, 2, 2]
+_PRODUCT_FACTORS = np.array([[0, 1, 0, 0, 1], [0, 1, 1, 2, 2]])
+#: What the circle fit's sums (sx, sy, sq, sxx, syy, sxy, sxq, syq, n) are scaled by in its normal equations.
+_SUM_SCALES = np.array([2.0, 2.0, 1.0, 4.0, 4.0, 4.0, 2.0, 2.0, 1.0])[:, None]
+# Rows of :func:`_cramer`'s table: the system's upper triangle and right-hand side, then its 2x2 minors.
+_M00, _M01, _M02, _M11, _M12, _M22, _R0, _R1, _R2, _A, _B, _C, _E, _G, _PQ, _QP = range(16)
+#: The minors a, b, c, e, g, p - q, q - p, each x * y - z * w: [(x, y), (z, w)] (p = r1 m12, q = m11 r2).
+_MINORS = np.array([[[_M11, _M01, _M01, _R1, _M01, _R1, _M11], [_M22, _M22, _M12, _M22, _R2, _M12, _R2]],
+                    [[_M12, _M12, _M11, _M12, _R1, _M11, _R1], [_M12, _M02, _M02, _R2, _M02, _R2, _M12]]])
+#: The four determinants (of m; m with column 0, 1, 2 the right-hand side), each u - v + w of three
+#: products: [(u's factors), (v's), (w's)].
+_DETERMINANTS = np.array([[[_M00, _R0, _M00, _M00], [_A, _A, _E, _QP]],
+                          [[_M01, _M01, _R0, _M01], [_B, _E, _B, _G]],
+                          [[_M02, _M02, _M02, _R0], [_C, _PQ, _G, _C]]])
 
 
 def _cramer(upper, rhs):
     """The symmetric 3x3 system ``m`` (its upper triangle: rows (m00, m01, m02), (m11, m12), m22)
     ``m (x0, x1, x2) = rhs`` by Cramer's rule: (det m, x0, x1, x2), each determinant expanded
     along its first row, as a plain ``det3`` of ``m`` with a column replaced would (the same
-    products: m10 is m01, m20 is m02 and m21 is m12 to the bit)."""
+    products: m10 is m01, m20 is m02 and m21 is m12 to the bit).
+
+    The 2x2 minors are each shared by two of the four determinants (or one's negative another's):
+    det = m00 a - m01 b + m02 c, x0 det = r0 a - m01 e + m02 (p - q), x1 det = m00 e - r0 b + m02 g,
+    x2 det = m00 (q - p) - m01 g + r0 c. (The seventy-seventh pass: every minor, then every
+    determinant, in one gather and a few calls on a table of them all, not some 40 calls on rows of
+    a few circles; each number the same products and differences in the same order as before.)"""
     (m00, m01, m02), (m11, m12), m22 = upper
     r0, r1, r2 = rhs
-    # The 2x2 minors, each shared by two of the four determinants, or one's negative another's.
-    a = m11 * m22 - m12 * m12
-    b = m01 * m22 - m12 * m02
-    c = m01 * m12 - m11 * m02
-    e = r1 * m22 - m12 * r2
-    g = m01 * r2 - r1 * m02
-    p, q = r1 * m12, m11 * r2
-    det = m00 * a - m01 * b + m02 * c
-    return (det, (r0 * a - m01 * e + m02 * (p - q)) / det, (m00 * e - r0 * b + m02 * g) / det,
-            (m00 * (q - p) - m01 * g + r0 * c) / det)
+    table = np.array((m00, m01, m02, m11, m12, m22, r0, r1, r2), np.float64)
+    factors = table[_MINORS]
+    products = factors[:, 0] * factors[:, 1]
+    factors = np.concatenate((table, products[0] - products[1]))[_DETERMINANTS]
+    products = factors[:, 0] * factors[:, 1]
+    determinants = products[0] - products[1] + products[2]
+    det = determinants[0]
+    return (det, *(determinants[1:] / det))
 
 
