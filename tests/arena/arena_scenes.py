@@ -215,16 +215,36 @@ def answers_of(module, name: str, run):
     return seen, result
 
 
+def _cost_bench_scene_pairs(geometry: BoardGeometry, count: int):
+    """The cost bench's first ``count`` 800x600 scenes as (reference scene, live scene), unrendered."""
+    rng = np.random.default_rng(7)
+    for _ in range(count):
+        reference_scene, live_scene, _ = random_match_scene(rng, geometry, image_size=(800, 600))
+        yield reference_scene, live_scene
+
+
+def cost_bench_scenes(geometry: BoardGeometry, count: int = 4) -> list[tuple[np.ndarray, object, np.ndarray]]:
+    """The cost bench's first ``count`` 800x600 scenes (``bench/arena_bench.py``: ``default_rng(7)``), each
+    as (the live frame, the reference prepared, the frame that follows the first read)."""
+    from vision.arena import prepare_reference
+
+    scenes = []
+    for reference_scene, live_scene in _cost_bench_scene_pairs(geometry, count):
+        live = render_scene(live_scene, geometry)
+        prepared = prepare_reference(render_scene(reference_scene, geometry), geometry)
+        following = render_scene(dataclasses.replace(live_scene, seed=live_scene.seed + 1), geometry)
+        scenes.append((live, prepared, following))
+    return scenes
+
+
 def cost_bench_reads(geometry: BoardGeometry, count: int = 4) -> list[tuple[str, np.ndarray, object]]:
     """The live reads of the cost bench's first ``count`` 800x600 scenes (``bench/arena_bench.py``:
     ``default_rng(7)``): per scene (name, frame, reference) for the first read after a nudge, the frame
     that follows it (against the reference that followed the first read) and the camera unmoved."""
     from vision.arena import prepare_reference
 
-    rng = np.random.default_rng(7)
     reads = []
-    for k in range(count):
-        reference_scene, live_scene, _ = random_match_scene(rng, geometry, image_size=(800, 600))
+    for k, (reference_scene, live_scene) in enumerate(_cost_bench_scene_pairs(geometry, count)):
         live = render_scene(live_scene, geometry)
         prepared = prepare_reference(render_scene(reference_scene, geometry), geometry)
         first = read_arena(live, prepared, geometry, annotate=False)

@@ -7,13 +7,12 @@ on drawn and random values and on the cost bench's scenes."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import cv2
 import numpy as np
 import pytest
 
-from vision.arena import bases, prepare_reference, read_arena
+from arena_scenes import cost_bench_scenes
+from vision.arena import bases, read_arena
 from vision.arena.pose import CameraPosition
 from vision.arena.topdown import BoardView
 
@@ -172,19 +171,9 @@ def test_a_place_matching_the_band_answers_no_only_past_the_spare():
 
 @pytest.fixture(scope="module")
 def bench_scenes(geometry):
-    """The cost bench's first four 800x600 scenes (bench/arena_bench.py: default_rng(7)), each with the
-    reference prepared and the frame that follows the first read."""
-    from vision.synth.arena_scene import random_match_scene, render_scene
-
-    rng = np.random.default_rng(7)
-    scenes = []
-    for _ in range(4):
-        reference_scene, live_scene, _ = random_match_scene(rng, geometry, image_size=(800, 600))
-        live = render_scene(live_scene, geometry)
-        prepared = prepare_reference(render_scene(reference_scene, geometry), geometry)
-        following = render_scene(dataclasses.replace(live_scene, seed=live_scene.seed + 1), geometry)
-        scenes.append((live, prepared, following))
-    return scenes
+    """The cost bench's first four 800x600 scenes, each with the reference prepared and the frame that
+    follows the first read."""
+    return cost_bench_scenes(geometry)
 
 
 def test_whole_reads_ask_the_chain_and_answer_as_the_old_walks(bench_scenes, geometry, monkeypatch):
