@@ -419,7 +419,8 @@ class TowerAnalyzer:
             # so in a dim, noisy room a dark channel averages brighter than it is (a heavy cube's
             # blue and green): its hue fades towards grey.  Undo that bias where the noise is large.
             self._ref_white = np.maximum(_percentile_80(reference[self._white_idx]), 8.0)
-            self._zone_whites = [float(_percentile_80(zone).sum()) for zone in _zones(reference[self._white_idx])]
+            # (At least 1: a zone's white divides each frame's, and no exposure leaves a found marker's zone black.)
+            self._zone_whites = [max(float(_percentile_80(zone).sum()), 1.0) for zone in _zones(reference[self._white_idx])]
             white = float(self._ref_white.min())
             noise = _pixel_noise(reference)
             if noise > NOISY_VIEW * white:
