@@ -947,13 +947,11 @@ class TowerAnalyzer:
             # so the marker the last frame misses moved as the ones it sees did.
             move = np.mean([markers[i] - self.geometry.markers[i] for i in common], axis=(0, 1))
             markers = {**{i: q + move for i, q in self.geometry.markers.items()}, **markers}
-        # The reference's markers found again (one, where the pose is from one): the view follows the nudge.
-        if common and all(i in markers for i in self.geometry.markers):
+        if common and all(i in markers for i in self.settings.marker_ids):
             shift = max(float(np.abs(markers[i] - self.geometry.markers[i]).max()) for i in common)
             if shift > 0.75:
                 try:
-                    moved = mat_geometry(markers, (obs.frame.shape[1], obs.frame.shape[0]), self.settings,
-                                         allow_one=True)
+                    moved = mat_geometry(markers, (obs.frame.shape[1], obs.frame.shape[0]), self.settings)
                     view = view.moved_to(moved)
                     white_idx = _white_sample_points(moved, self.settings, obs.frame.shape)
                 except MatNotVisible:
