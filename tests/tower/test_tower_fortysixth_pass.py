@@ -6,8 +6,8 @@ beside the spot): marker 1 is unreadable in the reference, the pose comes from m
 nudge is not followed; the clutter's edges, moved, read as a piece on the table while the tower's two
 heavy cubes go unseen.  Three "cubes on the table" lifted the fail to 0.85 over the count's doubts.
 From one marker this small the table is extrapolated, not measured: with one marker the ground
-lifts do not overrule the doubts.  And a one-marker reference now follows a nudge by its marker
-found again in the last frame (the move needed both markers)."""
+lifts do not overrule the doubts.  A one-marker reference does not follow a nudge even where the
+last frame shows its marker (the move needs both markers): pinned as a strict xfail."""
 
 import numpy as np
 import pytest
@@ -52,9 +52,11 @@ def test_two_towers_905120_is_not_passed_from_the_one_marker_pose(tower_scene):
     assert Reason.GROUND_CONTACTS in v.reasons
 
 
+@pytest.mark.xfail(strict=True, reason="a one-marker reference does not follow a nudge (the move needs both "
+                   "markers); following it changes ring 905053's reading, which the forty-third pass pins")
 @pytest.mark.parametrize("kind, seed, options", [("aside", 905120, ROOM_905120), ("falling", 905123, FALLING_905123)])
 def test_a_one_marker_reference_follows_the_nudge_to_the_tower_s_own_breaches(tower_scene, kind, seed, options):
-    """Before, neither followed the nudge and both were judged on a "hand" that is not there."""
+    """Both are judged on a "hand" that is not there: the nudge is not followed."""
     scene = tower_scene(kind, seed, **options)
     assert len(TowerAnalyzer(scene.frames[0], heavy=scene.heavy, light=scene.light).geometry.markers) == 1
     v = judge_scene(scene)
