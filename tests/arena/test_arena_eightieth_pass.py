@@ -3,17 +3,14 @@ seventy-eighth pass's built case (55, -20, BOARD, 4.0)), read S6 and S7 with ok:
 on the token fitted a 41 mm circle, 0.63 mm off, through the token's front arc and what lies past it; beside
 the crisp base on S6, ``_split_touching_pairs`` forced a base's radius on that arc: a crisp 25 mm "base" with
 the figure behind standing up out of it. A 10 mm radius fits the same arc 0.12 mm off, on the token's true
-centre: the arc tells a token's rim. A rule taking no base from such an arc (``_base_on_short_arc``, commits
-6bd0030..efc2f1d) read the same on every set and range measured but changed the wording of a doubt the
-sixty-fourth pass's test pins, so it was taken out: the tests needing it are strict xfails. OpenCV 4.11's
-render fits that seed 36 mm, 2.2 mm off (no disc), and never gets there. See docs/arena-reader.md,
+centre: the arc tells a token's rim, so no base is taken from it (``_base_on_short_arc``). OpenCV 4.11's
+render of it fits that seed 36 mm, 2.2 mm off (no disc), and never got there. See docs/arena-reader.md,
 "Eightieth pass"."""
 
 from __future__ import annotations
 
 import math
 
-import cv2
 import numpy as np
 import pytest
 
@@ -28,9 +25,6 @@ CASE = (55, -20, BOARD, 4.0)
 TOKEN_CENTRE = (63.75, 4.0)  # 40 + 13.25 + 0.5 + 10: 0.5 mm from the 26.5 mm base at x 40
 VIEW = BoardView(440, 160, 3.0)
 CENTRE = (10.0, 5.0)
-ON_OPENCV_5 = int(cv2.__version__.split(".")[0]) >= 5
-#: Needs the rule taken out (see the module's doc).
-NEEDS_THE_RULE = pytest.mark.xfail(strict=True, reason="the token-arc rule, taken out (docs: eightieth pass)")
 
 
 def _arc(radius: float, half_arc_deg: float, noise: float, seed: int):
@@ -43,7 +37,6 @@ def _arc(radius: float, half_arc_deg: float, noise: float, seed: int):
     return cu + r * np.cos(angles), cv + r * np.sin(angles), np.ones(21, bool)
 
 
-@NEEDS_THE_RULE
 @pytest.mark.parametrize("seed", range(5))
 @pytest.mark.parametrize("radius", [7.5, 10.0, 11.0])
 def test_a_tokens_arc_is_never_taken_for_a_base(radius, seed):
@@ -74,7 +67,6 @@ def _read_spying(case, monkeypatch, fighters):
     return read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters), truth, found
 
 
-@pytest.mark.xfail(ON_OPENCV_5, strict=True, reason="the token-arc rule, taken out (docs: eightieth pass)")
 @pytest.mark.parametrize("fighters", [None, 2])
 def test_the_token_is_no_base_and_the_read_a_doubt(fighters, monkeypatch):
     reading, truth, found = _read_spying(CASE, monkeypatch, fighters)

@@ -105,12 +105,18 @@ WRONG_WITH_THE_COUNT = [
 ]
 
 
+#: The doubt's reason where it is not this pass's refusal: the eightieth pass no longer makes a base of the
+#: lower token's front arc (a token's radius fits it better), so that "base" is not there to refuse; what is
+#: left unsure is the pair itself.
+OTHER_REASON = {("resting-behind", (55, -20, 11.0, 180, False)): "may be a token or a base"}
+
+
 @pytest.mark.parametrize("which, label", WRONG_WITH_THE_COUNT)
 def test_a_pair_in_front_of_the_fighter_counted_is_never_read_as_it(which, label):
     reading, truth = read_stacked_tokens(which, label, with_count=True)
     assert not reading.ok or reading.occupied == truth, (reading.occupied, reading.error)
     if not reading.ok:
-        assert "behind it, on another space" in reading.error, reading.error
+        assert OTHER_REASON.get((which, label), "behind it, on another space") in reading.error, reading.error
 
 
 @pytest.mark.parametrize("which, label", [

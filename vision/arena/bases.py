@@ -119,6 +119,12 @@ _MIN_RING_SHARE = 0.7
 _RING_ARC = np.radians(np.linspace(-60, 60, 13))
 #: The spec's bases are 25-28 mm across; a rim is looked for this far (mm) either side of each.
 _BASE_RADII_MM = (12.5, 13.25, 14.0)
+#: The spec's tokens are 15-22 mm across: radii a short arc is also fitted with (see ``_base_on_short_arc``).
+_TOKEN_RADII_MM = (7.5, 8.5, 9.5, 10.5, 11.0)
+#: A short arc tells a token's rim from a base's where a token's circle leaves at most this share of the
+#: best base circle's residual: tokens' arcs measured 0.32 (the eightieth pass's built case) and 0.48 (used
+#: seed 870034, a 19 mm token); a real base's short arc beside its touching neighbour 0.87 (300279) and more.
+_TOKEN_ARC_SHARE = 0.65
 _RING_WIDTH_MM = 0.75
 #: The faint ring of a base round a token-sized disc (see ``_faint_base_ring``): looked for along rays
 #: this long (mm) from the disc's centre, over the arc facing the camera (where no figure covers it),
@@ -3590,13 +3596,23 @@ def _base_sized(diameter_mm: float) -> bool:
 def _base_on_short_arc(fitted, xs: np.ndarray, ys: np.ndarray, valid: np.ndarray, view: BoardView):
     """The disc of a base's radius (the spec's, ``_BASE_RADII_MM``: the one whose circle fits best)
     that the rim points of ``fitted`` (x, y, r, rms, tiered), a disc wider than any base, lie on
-    about as well as on ``fitted``'s: (x, y, r, rms, tiered), or None."""
-    circles = _circles_of_radii(fitted, xs, ys, valid, view, _BASE_RADII_MM)
+    about as well as on ``fitted``'s: (x, y, r, rms, tiered), or None.
+
+    None too where a token's radius fits the arc far better than any base's (``_TOKEN_ARC_SHARE``): the
+    arc does tell, and it is a token's rim (the eightieth pass: a 20 mm token touching a fighter's base,
+    its front arc and the change of a fighter just behind it fitted 41 mm; a base's radius forced on that
+    arc made a crisp 25 mm "base", 0.37 mm off, where a 10 mm radius fits it 0.12 mm off, on the token's
+    true centre). The spec fixes the radius only where the arc cannot: tokens lie beside bases too."""
+    circles = _circles_of_radii(fitted, xs, ys, valid, view, _BASE_RADII_MM + _TOKEN_RADII_MM)
+    bases, tokens = circles[:len(_BASE_RADII_MM)], circles[len(_BASE_RADII_MM):]
     # The arc must not tell the two apart: the base's circle fits it as crisply as a base's rim,
     # or about as well as the wide circle does (and as one disc's rim may, at worst).
     worst = min(MAX_RIM_ERROR_MM, max(CRISP_RIM_MM, fitted[3] + _ARC_CANNOT_TELL_MM))
-    circles = [c for c in circles if c is not None and c[3] <= worst]
-    return min(circles, key=lambda c: c[3]) if circles else None
+    bases = [c for c in bases if c is not None and c[3] <= worst]
+    if not bases:
+        return None
+    based = min(bases, key=lambda c: c[3])
+    return None if any(c is not None and c[3] <= _TOKEN_ARC_SHARE * based[3] for c in tokens) else based
 
 
 def _circles_of_radii(fitted, xs: np.ndarray, ys: np.ndarray, valid: np.ndarray, view: BoardView,
