@@ -91,10 +91,13 @@ def test_the_fighters_base_behind_the_pair_is_fitted_crisp_on_it(label):
         (round(b.x_mm, 1), round(b.y_mm, 1), round(b.diameter_mm, 1), round(b.fit_error_mm, 2)) for b in blobs]
 
 
-@pytest.mark.skipif(int(cv2.__version__.split(".")[0]) >= 5, reason="a doubt on numpy 2.4 + OpenCV 5.0, main's too")
 def test_a_base_another_seed_fitted_crisp_stands_as_fitted():
     # On numpy 1.24 + OpenCV 4.11 the fighter's base is fitted crisp from one seed (27.5 mm, 0.38 of the band
     # ahead changed) and ragged from another; fitted past the pair, the ragged one replaced the crisp one
-    # (0.42 ahead: unsure) and this right reading became a doubt with the count.
+    # (0.42 ahead: unsure) and this right reading became a doubt with the count. On numpy 2.4 + OpenCV 5.0
+    # the scene is a doubt (main's too): there it must at least never be read wrong.
     reading, truth = read_stacked_tokens("resting-behind", (74, -20, 5.0, 0, False), with_count=True)
-    assert reading.ok and reading.occupied == truth, (reading.occupied, reading.error)
+    if int(cv2.__version__.split(".")[0]) >= 5:
+        assert not reading.ok or reading.occupied == truth, (reading.occupied, reading.error)
+    else:
+        assert reading.ok and reading.occupied == truth, (reading.occupied, reading.error)
