@@ -15,7 +15,6 @@ of it) and the four read wrong without the count too (the pair taken by its look
 
 from __future__ import annotations
 
-import cv2
 import pytest
 
 from arena_scenes import bench_module, read_stacked_tokens
@@ -76,12 +75,10 @@ STOOD_IN = [
     ("resting-behind", (80, -20, 5.0, 0, True)),
     ("resting-behind", (80, -20, 11.0, 0, True)),
 ]
-#: Left (see the doc): still S6 with ok: true with the count. The first is read so on the Pi's numpy 1.24 +
-#: OpenCV 4.11 only (see test_arena_seventyfifth_pass): strict there, not asserted on OpenCV 5.
-ON_OPENCV_5 = int(cv2.__version__.split(".")[0]) >= 5
+#: Left (see the doc): still S6 with ok: true with the count. (55, 0, 11.0, 90, True) was here too: it is read
+#: so on the Pi's numpy 1.24 + OpenCV 4.11 only, and test_arena_seventyfifth_pass holds it on both stacks (right
+#: on OpenCV 5, a strict xfail on 4.11).
 LEFT = [
-    pytest.param("resting-behind", (55, 0, 11.0, 90, True),
-                 marks=pytest.mark.skipif(ON_OPENCV_5, reason="no longer wrong on OpenCV 5: the seventy-fifth pass")),
     ("resting-behind", (80, 0, 11.0, 225, True)),
 ]
 # (80, 20, 11.0, 45, True) was here: no longer a wrong ok since the seventy-fifth pass

@@ -108,9 +108,11 @@ def test_with_the_count_what_stands_apart_off_every_space_may_be_the_fighter_cou
 #: spaces' colour behind a gap of bare board).
 SETTLED = [
     # On numpy 1.24 + OpenCV 4.11 the pair fits 24.9 mm (24.5 on OpenCV 5): base-sized, where the reach is
-    # not asked (a ringed base round its figure), and it stays S6 with ok: true there.
+    # not asked (a ringed base round its figure), and it stays S6 with ok: true there: a strict xfail on that
+    # stack, so the day it is read right there the mark must go.
     pytest.param("resting-behind", (55, 0, 11.0, 90, True),
-                 marks=pytest.mark.skipif(not ON_OPENCV_5, reason="fitted base-sized on 4.11: still wrong there")),
+                 marks=pytest.mark.xfail(not ON_OPENCV_5, strict=True,
+                                         reason="fitted base-sized on 4.11: still wrong there")),
     ("resting-behind", (80, 20, 11.0, 45, True)),
 ]
 

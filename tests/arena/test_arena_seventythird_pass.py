@@ -154,12 +154,13 @@ def _rebuilt(elevation, azimuth, both):
 
 #: On the Pi's numpy 1.24 + OpenCV 4.11 the render and the fits differ a little: (40, -17), the S7 fighter
 #: alone, has its top fitted ragged there (2.31 mm off a circle, no disc to join the foot to): still wrong
-#: there, not asserted on that stack.
+#: there, a strict xfail on that stack.
 ON_OPENCV_5 = int(cv2.__version__.split(".")[0]) >= 5
 
 
 @pytest.mark.parametrize("elevation, azimuth, both", [
-    pytest.param(40, -17, False, marks=pytest.mark.skipif(not ON_OPENCV_5, reason="top fitted ragged on 4.11")),
+    pytest.param(40, -17, False, marks=pytest.mark.xfail(not ON_OPENCV_5, strict=True,
+                                                         reason="top fitted ragged on 4.11: still wrong there")),
     (40, 0, False), (45, -17, True), (45, -17, False), (45, 0, True),
 ])
 def test_rebuilt_the_foot_and_top_are_never_a_wrong_ok(elevation, azimuth, both):
