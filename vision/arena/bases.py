@@ -1141,7 +1141,12 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     standing = [b for b in discs if kinds[id(b)] is Kind.UNSURE and _stands_off_the_spaces(b, bases, geometry, camera)]
     cover = FigureCover(mask, view, geometry, camera, looked_at=search)
     solids = [(s.x_mm, s.y_mm, s.radius_mm) for s in bases + tokens if not s.figure_only]
+    # A space a fighter taken stands on holds no other: the rules let no two fighters share a space,
+    # and whichever of them is there, ``occupied`` names it (with the count too, ``_with_fighter_count``).
+    taken_spaces = {geometry.space_at(b.x_mm, b.y_mm) for b in bases}
     for space_id, base in _hidden_spaces(mask, view, geometry, camera, bases + standing, cover, solids):
+        if space_id in taken_spaces:
+            continue
         doubt = HidingDoubt(f"the fighter at ({base.x_mm:.0f}, {base.y_mm:.0f}) mm may hide a fighter on {space_id}",
                             space_id)
         if not any(base is b for b in bases):
