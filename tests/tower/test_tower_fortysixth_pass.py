@@ -7,7 +7,8 @@ nudge is not followed; the clutter's edges, moved, read as a piece on the table 
 heavy cubes go unseen.  Three "cubes on the table" lifted the fail to 0.85 over the count's doubts.
 From one marker this small the table is extrapolated, not measured: with one marker the ground
 lifts do not overrule the doubts.  A one-marker reference does not follow a nudge even where the
-last frame shows its marker (the move needs both markers): pinned as a strict xfail."""
+last frame shows its marker (the move needs both markers): pinned as a strict xfail until the
+forty-eighth pass followed it (by the marker's shift)."""
 
 import numpy as np
 import pytest
@@ -52,8 +53,6 @@ def test_two_towers_905120_is_not_passed_from_the_one_marker_pose(tower_scene):
     assert Reason.GROUND_CONTACTS in v.reasons
 
 
-@pytest.mark.xfail(strict=True, reason="a one-marker reference does not follow a nudge (the move needs both "
-                   "markers); following it changes ring 905053's reading, which the forty-third pass pins")
 @pytest.mark.parametrize("kind, seed, options", [("aside", 905120, ROOM_905120), ("falling", 905123, FALLING_905123)])
 def test_a_one_marker_reference_follows_the_nudge_to_the_tower_s_own_breaches(tower_scene, kind, seed, options):
     """Both are judged on a "hand" that is not there: the nudge is not followed."""

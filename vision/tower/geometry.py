@@ -223,6 +223,13 @@ class MatGeometry:
         pt = np.linalg.solve(self.table_h, np.array([pixel[0], pixel[1], 1.0]))
         return float(pt[0] / pt[2]), float(pt[1] / pt[2])
 
+    def shifted(self, move: np.ndarray) -> "MatGeometry":
+        """This pose seen in a picture moved by ``move`` px (a nudged camera): the lens centre moves
+        with the picture, the camera's place and turn stay."""
+        shift = np.array([[1.0, 0.0, move[0]], [0.0, 1.0, move[1]], [0.0, 0.0, 1.0]])
+        return dataclasses.replace(self, table_h=shift @ self.table_h, k=shift @ self.k,
+                                   markers={i: q + move for i, q in self.markers.items()})
+
     def px_per_mm_at_spot(self) -> float:
         a, b = self.project(np.array([[-5.0, 0, 0], [5.0, 0, 0]]))
         return float(np.linalg.norm(b - a) / 10.0)
