@@ -8,7 +8,8 @@ The largest part of each is a doubt a real table raises too. In the census' own 
 says one may stand unseen is not seen: under the hand over a covered marker that reaches S1's or S9's
 back corner, or on the space behind a fighter standing off the row in front of it, its figure hidden
 behind that fighter's. Without the count the doubt is the only thing between it and an empty space read
-with ``ok: true``. These tests fail if a rule drops either doubt there.
+with ``ok: true``. So too, in three places, a "neither" about change far from a fighter the hiding check
+misses. These tests fail if a rule drops the doubt there.
 """
 
 from __future__ import annotations
