@@ -50,7 +50,7 @@ BEHIND_THE_OFF_ROW_FIGHTER = [
 #: stands wholly in the change of S3's fighter's figure beside it: the hiding check, which asks about a
 #: space whose centre lies in that figure's corridor, does not name S2 (the forty-fourth pass's blind spot
 #: 1). With the fighter added there, the one doubt raised without the count is that "neither", about change
-#: 27 mm (900120) or 110 mm (940225) from it, past its base and outside its figure's corridor: a rule that
+#: 27 mm (900120) or 112 mm (940225) from it, past its base and outside its figure's corridor: a rule that
 #: asked whether a fighter at each place could have made that change would read S2 away.
 BEHIND_A_NEIGHBOURS_FIGURE = [
     (900120, (-106.0, 2.0), "S2"),
@@ -58,7 +58,7 @@ BEHIND_A_NEIGHBOURS_FIGURE = [
 ]
 
 #: The same scene's S9: a fighter on its back corner, its figure leaning over marker 11's kept-out square,
-#: where nothing is looked at. Unseen; the one doubt is 940225's "neither", about change 167 mm away.
+#: where nothing is looked at. Unseen; the one doubt is 940225's "neither", about change 168 mm away.
 ON_A_BACK_CORNER = [(940225, (174.0, 14.0), "S9")]
 
 #: The census' two groups (`main` 9adfd7b; bd6a19b reads them the same): right readings in doubt.
