@@ -1,6 +1,6 @@
 """Each pair of cubes side by side the judge looks into, its measured span beside the scene's truth.
 
-    python bench/tower_pair_spans.py [--first SEED] [--scenes N] [--kinds ring,touching_ring,y_fork] [--jobs J]
+    python bench/tower_pair_spans.py [--first SEED] [--scenes N] [--kinds ring,touching_ring,y_fork] [--solid-touch]
 
 Not a test: a diagnosis (docs/tower-judge.md, forty-seventh pass).  Each scene is the accuracy
 bench's (``random_scene``).  Every call of the judge's ``_side_gap`` (whether two cubes split out of
@@ -8,8 +8,10 @@ one run touch) is recorded: the pair's span in the view (cube widths), the allow
 room's blur and the reading.  Beside it, from the generator's cubes: the two cubes' turns against
 the view, each one's own silhouette width and the pair's (cast along the camera's horizontal
 direction onto the view plane), and the gap between their footprints.  "touch span" is what the
-pair would show touching, on a real table, at their own turns: the two silhouettes side by side
-(``w1 + w2``); the generator's touching rings let cubes overlap, so theirs show less.
+pair would show touching, on a real table, at their own turns: at most the two silhouettes side by
+side (``w1 + w2``, meeting at a corner); "ff" if they met face to face, turned as one.  The
+generator's touching rings let arms overlap, so theirs show less: ``--solid-touch`` makes them meet
+as solid cubes do.  The summary asks what a rule knowing each cube's true turn could settle.
 """
 
 from __future__ import annotations
@@ -60,11 +62,11 @@ def _turn(cube, yaw_deg: float) -> float:
     return min(t, 90.0 - t)
 
 
-def diagnose(job: tuple[str, int]) -> list[dict]:
-    kind, seed = job
+def diagnose(job: tuple[str, int, bool]) -> list[dict]:
+    kind, seed, solid_touch = job
     tower_ring_slits._built.clear()
     _calls.clear()
-    scene = random_scene(kind, seed)
+    scene = random_scene(kind, seed, **({"solid_touch": True} if solid_touch else {}))
     cubes = tower_ring_slits._built["cubes"]
     verdict = judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
     yaw = scene.camera.yaw_deg
@@ -111,10 +113,11 @@ def main() -> int:
     parser.add_argument("--first", type=int, default=930000)
     parser.add_argument("--scenes", type=int, default=10)
     parser.add_argument("--kinds", default="ring,touching_ring,y_fork")
-    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--solid-touch", action="store_true",
+                        help="touching rings' arms meet as solid cubes do (the generator's may overlap)")
     args = parser.parse_args()
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
-    jobs = [(kind, seed) for kind in kinds for seed in range(args.first, args.first + args.scenes)]
+    jobs = [(kind, seed, args.solid_touch) for kind in kinds for seed in range(args.first, args.first + args.scenes)]
     _init()
     results = []
     print("kind seed verdict conf reasons | layer: measured span (cube widths) +widening reading | "
