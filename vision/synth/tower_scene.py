@@ -522,7 +522,8 @@ def _colours(heavy: int, light: int, rng) -> list[bool]:
     return order
 
 
-def _structure(kind: str, heavy: int, light: int, rng, origin, *, solid_touch: bool = False) -> tuple[list[Cube], int, int]:
+def _structure(kind: str, heavy: int, light: int, rng, origin, *,
+               solid_touch: bool = False) -> tuple[list[Cube], int, int]:
     """The final cubes for a kind, and the (heavy, light) the fighter really has."""
     colours = _colours(heavy, light, rng)
     n = heavy + light
@@ -564,7 +565,8 @@ def _structure(kind: str, heavy: int, light: int, rng, origin, *, solid_touch: b
     if kind == "stagger":
         return _balanced(lambda r: _stagger(colours, r, origin), rng, kind), heavy, light
     if kind in ("ring", "touching_ring"):
-        return _balanced(lambda r: _ring(colours, r, origin, touching=kind == "touching_ring", solid=solid_touch), rng, kind), heavy, light
+        touching = kind == "touching_ring"
+        return _balanced(lambda r: _ring(colours, r, origin, touching=touching, solid=solid_touch), rng, kind), heavy, light
     if kind in ("top_pair", "stack_pair"):
         return _balanced(lambda r: _pair_on_top(colours, r, origin), rng, kind), heavy, light
     raise ValueError(f"unknown tower scene kind {kind!r} (known: {', '.join(KINDS)})")
