@@ -451,9 +451,10 @@ def _turned_base(rng) -> float:
     return float(rng.choice([-1, 1]) * rng.uniform(25, 45))
 
 
-def _ring(colours: list[bool], rng, origin, *, touching: bool = False) -> list[Cube]:
+def _ring(colours: list[bool], rng, origin, *, touching: bool = False, solid: bool = False) -> list[Cube]:
     """A turned base carrying two columns 1-4 mm apart (``touching``: up to 0.3 mm), one cap cube
-    bridging their tops."""
+    bridging their tops.  Arms turned against each other may overlap a little (the cubes are drawn
+    as boxes); with ``solid`` a touching ring's arms meet as solid cubes do (``_meeting``)."""
     column = (len(colours) - 2) // 2
     half_gap = rng.uniform(0.0, 0.15) if touching else rng.uniform(0.5, 2.0)
     cubes = [_cube(origin, rng.uniform(-0.5, 0.5), 0.0, 0, colours[0], _turned_base(rng))]
@@ -462,7 +463,32 @@ def _ring(colours: list[bool], rng, origin, *, touching: bool = False) -> list[C
         cubes.append(_cube(origin, side * (CUBE_MM / 2 + half_gap) + rng.uniform(-0.5, 0.5), rng.uniform(-1, 1),
                            1 + i // 2, heavy, rng.uniform(-12, 12)))
     cubes.append(_cube(origin, rng.uniform(-1, 1), rng.uniform(-1, 1), column + 1, colours[-1], rng.uniform(-15, 15)))
-    return cubes
+    return _meeting(cubes) if touching and solid else cubes
+
+
+def _meeting(cubes: list[Cube]) -> list[Cube]:
+    """A ring's cubes with each pair of arms whose footprints overlap pushed apart along x, evenly,
+    until they just touch (their turns and depths kept): a real table's touching ring, whose arms
+    can meet at a corner and show up to both their turned widths side by side."""
+    out = list(cubes)
+
+    def moved(cube: Cube, dx: float) -> Cube:
+        return dataclasses.replace(cube, centre=(cube.centre[0] + dx, *cube.centre[1:]))
+
+    def overlap(a: Cube, b: Cube, apart: float) -> bool:
+        area, _ = cv2.intersectConvexConvex(_footprint(moved(a, -apart / 2)), _footprint(moved(b, apart / 2)))
+        return area > 1e-3
+
+    for i in range(1, len(out) - 2, 2):
+        left, right = sorted((i, i + 1), key=lambda k: out[k].centre[0])
+        if not overlap(out[left], out[right], 0.0):
+            continue
+        lo, hi = 0.0, CUBE_MM / 2
+        for _ in range(30):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if overlap(out[left], out[right], mid) else (lo, mid)
+        out[left], out[right] = moved(out[left], -hi / 2), moved(out[right], hi / 2)
+    return out
 
 
 def _pair_on_top(colours: list[bool], rng, origin) -> list[Cube]:
@@ -496,7 +522,8 @@ def _colours(heavy: int, light: int, rng) -> list[bool]:
     return order
 
 
-def _structure(kind: str, heavy: int, light: int, rng, origin) -> tuple[list[Cube], int, int]:
+def _structure(kind: str, heavy: int, light: int, rng, origin, *,
+               solid_touch: bool = False) -> tuple[list[Cube], int, int]:
     """The final cubes for a kind, and the (heavy, light) the fighter really has."""
     colours = _colours(heavy, light, rng)
     n = heavy + light
@@ -538,7 +565,8 @@ def _structure(kind: str, heavy: int, light: int, rng, origin) -> tuple[list[Cub
     if kind == "stagger":
         return _balanced(lambda r: _stagger(colours, r, origin), rng, kind), heavy, light
     if kind in ("ring", "touching_ring"):
-        return _balanced(lambda r: _ring(colours, r, origin, touching=kind == "touching_ring"), rng, kind), heavy, light
+        touching = kind == "touching_ring"
+        return _balanced(lambda r: _ring(colours, r, origin, touching=touching, solid=solid_touch), rng, kind), heavy, light
     if kind in ("top_pair", "stack_pair"):
         return _balanced(lambda r: _pair_on_top(colours, r, origin), rng, kind), heavy, light
     raise ValueError(f"unknown tower scene kind {kind!r} (known: {', '.join(KINDS)})")
@@ -662,12 +690,14 @@ def make_tower_scene(
     pile: bool = False,
     light_rgb: tuple[int, int, int] = LIGHT_RGB,
     heavy_rgb: tuple[int, int, int] = HEAVY_RGB,
+    solid_touch: bool = False,
 ) -> TowerScene:
     """Render one Knockdown Test: the empty reference, then ``frames`` frames of the end.
 
     ``near`` is the share of the ``distractors`` lying right beside the markers or behind the
     build spot; with ``pile`` the fighter's wound cubes lie beside the mat in the reference
-    (they are the tower at the end).
+    (they are the tower at the end).  With ``solid_touch`` a touching ring's arms meet as solid
+    cubes do instead of overlapping (``_meeting``; off by default, so every seed keeps its scene).
     """
     if kind not in EXPECTED:
         raise ValueError(f"unknown tower scene kind {kind!r} (known: {', '.join(KINDS)})")
@@ -684,7 +714,7 @@ def make_tower_scene(
     rng = np.random.default_rng(seed)
     camera, renderer = _random_set_up(rng, camera, (light_rgb, heavy_rgb))
     origin = tuple(rng.uniform(-off_spot_mm, off_spot_mm, 2)) if off_spot_mm else (0.0, 0.0)
-    cubes, true_heavy, true_light = _structure(kind, heavy, light, rng, origin)
+    cubes, true_heavy, true_light = _structure(kind, heavy, light, rng, origin, solid_touch=solid_touch)
     cubes = _real_wood(cubes, rng, renderer.cube_colours, renderer.look.wood_sd)
     boxes = _distractors(rng, distractors, near=near)
     before: list[Cube] = []
