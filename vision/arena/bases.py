@@ -333,10 +333,6 @@ class Blob:
     #: ``_foot_of_a_top_behind``): a figure's foot and its top, never a token. Measured only on token-sized
     #: discs ``classify`` takes for tokens.
     top_behind: bool = False
-    #: A crisp solid disc fitted wider than ``base_mm`` + ``CLEAR_BASE_SLACK_MM`` but within the spec's widest
-    #: base (``_widest_base``), a figure standing on it, whose outline lies at its fitted rim every way across it
-    #: (see ``_widened_base``): one base the same slack widened, not two things. Measured only on such discs.
-    widened_round: bool = False
     #: Board mm of the changed points in the band in front of the rim, and how many were looked at.
     ahead_points: tuple = field(default=(), compare=False, repr=False)
     ahead_looked: int = field(default=0, compare=False, repr=False)
@@ -608,8 +604,6 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                     within_resting_reach=within_resting,
                     pinched_mm=pinched, short_behind_mm=short, runs_on_behind=runs_on, across_mm=across,
                     ahead_points=ahead_points, ahead_looked=looked)
-        if _may_be_a_widened_base(blob, settings):
-            blob = replace(blob, widened_round=_round_every_way(difference, mask, view, camera, x, y, r, search))
         if _may_stand_in_a_base(blob, settings):
             blob = replace(blob, base_ring=faint_ring.round(mask, view, camera, x, y, r, settings))
         elif figure is Evidence.UNKNOWN and classify(replace(blob, stands_up=False), settings) is Kind.TOKEN:
@@ -799,7 +793,7 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
     """Fighter, token, or unsure: from the rim size, the figure behind it, and its rings."""
     cut = _size_cut(settings)
     if blob.diameter_mm >= cut + SIZE_MARGIN_MM:  # base-sized
-        if blob.diameter_mm > settings.base_mm + CLEAR_BASE_SLACK_MM and not blob.widened_round:
+        if blob.diameter_mm > settings.base_mm + CLEAR_BASE_SLACK_MM:
             return Kind.UNSURE  # wider than a base fits: a hand or a card reaching in, two things
         if blob.ahead > MAX_CHANGE_AHEAD:
             return Kind.UNSURE  # more of the thing lies nearer the camera: this is not its rim
@@ -898,43 +892,6 @@ def _wider_than_a_token(blob: Blob) -> bool:
     across it, it is at most ``TOKEN_MAX_MM`` wide, plus the outline's blur.
     """
     return blob.across_mm > TOKEN_MAX_MM + _ACROSS_SLACK_MM
-
-
-def _may_be_a_widened_base(blob: Blob, settings: ArenaSettings) -> bool:
-    """A crisp solid disc wider than ``base_mm`` + ``CLEAR_BASE_SLACK_MM`` (``classify``: "wider than a base
-    fits") but no wider than the spec's widest base (28 mm) + that same slack, with a figure standing on it
-    and nothing more of it nearer the camera: one base widened, if it is round (see ``_round_every_way``).
-
-    The slack is what a shadow or the blur adds to a base's own size, and the spec's bases are 25-28 mm, so
-    a 28 mm base measures up to 32 mm as a 26 mm one does 30 (used seeds 940027 and 910233: 27.8 and 26.2 mm
-    bases fitted 30.4 and 30.0 mm, 0.3 and 0.2 mm off a circle, 0.3 and 1.3 mm from the true centre).
-    On a space the limit was kept at ``base_mm`` + slack for two overlapping tokens with a figure behind them,
-    fitted some 31 mm (the thirty-seventh pass): they are a token's width across one way, which a base is
-    not (``_round_every_way``); a hand or a card is no crisp circle. (The eighty-second pass.)
-    """
-    return (settings.base_mm + CLEAR_BASE_SLACK_MM < blob.diameter_mm <= _widest_base(settings)
-            and blob.fit_error_mm <= CRISP_RIM_MM and blob.coverage >= MIN_BASE_COVERAGE
-            and blob.ahead <= MAX_CHANGE_AHEAD
-            and (blob.figure is Evidence.YES or (blob.figure is Evidence.UNKNOWN and blob.stands_up)))
-
-
-def _round_every_way(difference, mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
-                     search) -> bool:
-    """Is the change round the disc as wide as its fitted rim every way across it: within ``PINCHED_MM`` of it
-    on one side at least in every direction measured (``_pinched_by``), and across the line to the camera,
-    where what stands on a base shows not at all and two tokens side by side along that line are a token's
-    width, measured and that wide on both sides (``_width_across``)?
-
-    A base is round; two tokens lying one over the other or overlapping are a base's size along their offset
-    only. Where the figure behind runs the far ray on, ``_pinched_by`` leaves that direction out: across the
-    line to the camera (the direction then asked for plainly) nothing stands up, so it is always measured
-    where the view allows and must be.
-    """
-    outlines = _outlines(difference, mask, view, x, y, r, search, pinched=_PINCH_RAY_ANGLES,
-                         across=_across_angles(camera, x, y))
-    across = _width_across(difference, mask, view, camera, x, y, r, search, outlines["across"])
-    return (across >= 2 * (r - PINCHED_MM)
-            and _pinched_by(difference, mask, view, x, y, r, search, outline=outlines["pinched"]) < PINCHED_MM)
 
 
 def _ringed_base(blob: Blob) -> bool:
