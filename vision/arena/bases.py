@@ -588,8 +588,11 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
             # (Standing up, it is unsure, unless that is a base's behind it: see _stands_up_only_into_a_base.)
             short = _short_behind(difference, mask, view, camera, x, y, r, search, outlines["short"])
         # Only where the figure seems plainly there: one close to the board's colour in part may
-        # show a gap above its base and rise after it (``rises_behind``; seed 100166).
-        broken = (figure is Evidence.YES and coverage >= SIZE_ALONE_COVERAGE
+        # show a gap above its base and rise after it (``rises_behind``; seed 100166). Or where the
+        # disc stands up: what stands up is taken for its figure, and a figure is one body joined to
+        # its foot (a token pair before a fighter off the row on a base the spaces' colour, its figure
+        # seen only past bare board: the eighty-fifth pass).
+        broken = ((figure is Evidence.YES or stands_up) and coverage >= SIZE_ALONE_COVERAGE
                   and 2 * r >= _size_cut(settings) + SIZE_MARGIN_MM and _breaks_behind(mask, view, camera, x, y, r, search))
         if figure is Evidence.UNKNOWN and 2 * r >= _size_cut(settings) + SIZE_MARGIN_MM and not stands_up:
             pinched = _pinched_by(difference, mask, view, x, y, r, search,  # only where size alone decides
@@ -797,14 +800,16 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.UNSURE  # wider than a base fits: a hand or a card reaching in, two things
         if blob.ahead > MAX_CHANGE_AHEAD:
             return Kind.UNSURE  # more of the thing lies nearer the camera: this is not its rim
+        if blob.broken_behind:
+            # The change behind it starts apart from it: not its own figure, whatever its rim (a token
+            # pair's two rims ring it as a base the board's colour's would: the eighty-fifth pass).
+            return Kind.UNSURE
         if _ringed_base(blob):
             return Kind.FIGHTER  # a base the board's colour round its figure: only its ring changed
         if blob.coverage < MIN_BASE_COVERAGE:
             return Kind.UNSURE  # the fitted disc is not all changed: two tokens side by side?
         if blob.figure is Evidence.UNKNOWN and (blob.coverage < SIZE_ALONE_COVERAGE or blob.fit_error_mm > CRISP_RIM_MM):
             return Kind.UNSURE  # size alone decides, so it must be one crisp solid disc
-        if blob.broken_behind:
-            return Kind.UNSURE  # the change behind it starts apart from it: not its own figure
         if _ringed_base_from_above(blob):
             return Kind.FIGHTER  # one faint disc bigger than any token, something standing on it
         if blob.pinched_mm >= PINCHED_MM and not blob.stands_up:
@@ -1767,6 +1772,10 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
             continue
         if _near_any(blob, bases + standing):
             continue  # the same thing fitted again, or part of a taken fighter
+        if blob.broken_behind:
+            # What stands up behind it starts apart from it (``_breaks_behind``): it, or what stands
+            # there, is the fighter counted, and which cannot be told (the eighty-fifth pass).
+            return []
         if _on_figure_line(blob, standing, camera):
             if _standing_on_its_own_behind_one_on_a_space(blob, standing, geometry, camera):
                 return []  # a fighter of its own, or that candidate's figure: which one is counted cannot be told
