@@ -832,17 +832,17 @@ class TowerAnalyzer:
                     reasons.append(Reason.CUBE_COUNT)
             confidence -= 0.2 * min(doubt, 3) + 0.3 * ambiguous_count
             confidence -= 0.0 if self.geometry.both_markers else 0.1
-            if not self.geometry.both_markers:
-                # The lifts below overrule the count's doubts because where a cube stands is
-                # measured apart from how many the view counted.  From one marker of a few px a
-                # cell the table is extrapolated, not measured (lean 905120: the camera put at 365
-                # mm for 300, the spot 3 px aside): a piece the view puts on the table while it
-                # misses cubes of the tower may be that error, so the doubts keep their weight.
-                pass
-            elif structure.ground_contacts >= 3:
+            # The lifts below overrule the count's doubts because where a cube stands is measured
+            # apart from how many the view counted: only with both markers.  From one marker of a few
+            # px a cell the table is extrapolated, not measured (lean 905120: the camera put at 365 mm
+            # for 300, the spot 3 px aside): a piece the view puts on the table while it misses cubes
+            # of the tower may be that error, so the doubts keep their weight.
+            measured_table = self.geometry.both_markers
+            if measured_table and structure.ground_contacts >= 3:
                 # Three or more cubes on the table is no unsure width: the tower is down.
                 confidence = max(confidence, 0.85)
-            elif ambiguous_count and not view_in_doubt and Reason.GROUND_CONTACTS in rule_broken:
+            elif (measured_table and ambiguous_count and not view_in_doubt
+                    and Reason.GROUND_CONTACTS in rule_broken):
                 # The count alone is in doubt (a blind layer, colours a very noisy room cannot
                 # settle): a cube hidden from the view only adds to what stands, and a cube's colour
                 # says nothing of where it stands, so neither takes a cube off the table.  The
@@ -930,6 +930,11 @@ class TowerAnalyzer:
         # Compare the markers both frames saw (something may have covered one in the reference,
         # say the fighter's cubes before they were picked up).
         common = [i for i in markers if i in self.geometry.markers]
+
+        def mean_shift() -> np.ndarray:
+            # (A nudge moves the whole picture by one shift: the mean over the common markers' corners.)
+            return np.mean([markers[i] - self.geometry.markers[i] for i in common], axis=(0, 1))
+
         if not self._flat_view and len(markers) < len(self.geometry.markers):
             # The last frame lost a marker the reference showed to the same detector (one frame's
             # noise and light, or something lying on it; room 905005 of the forty-fourth pass's
@@ -941,12 +946,12 @@ class TowerAnalyzer:
             markers = more_mat_markers(obs.frame, self.settings, markers, self.geometry.markers)
             common = [i for i in markers if i in self.geometry.markers]
             if common:
-                move = np.mean([markers[i] - self.geometry.markers[i] for i in common], axis=(0, 1))
+                move = mean_shift()
                 markers = {i: q + move for i, q in self.geometry.markers.items()}
         elif self._flat_view and common and len(self.geometry.markers) > len(markers):
             # A dim, flat view loses a marker from frame to frame: a nudge moves the whole image,
             # so the marker the last frame misses moved as the ones it sees did.
-            move = np.mean([markers[i] - self.geometry.markers[i] for i in common], axis=(0, 1))
+            move = mean_shift()
             markers = {**{i: q + move for i, q in self.geometry.markers.items()}, **markers}
         shift = max((float(np.abs(markers[i] - self.geometry.markers[i]).max()) for i in common), default=0.0)
         if shift > 0.75 and all(i in markers for i in self.settings.marker_ids):
@@ -961,8 +966,7 @@ class TowerAnalyzer:
             # its corners measure as two markers' would.  A pose measured again from them would be a
             # second extrapolation from four corners (ring 905053: 0.7 px off at the spot, 2.7 px at
             # the other marker), so the reference's pose is moved by the shift instead.
-            move = np.mean([markers[i] - self.geometry.markers[i] for i in common], axis=(0, 1))
-            moved = self.geometry.shifted(move)
+            moved = self.geometry.shifted(mean_shift())
             view = view.moved_to(moved)
             white_idx = _white_sample_points(moved, self.settings, obs.frame.shape)
         result = self.observe(obs.frame, view=view, white_idx=white_idx) if view is not self.view else obs
