@@ -3106,28 +3106,36 @@ def _breaks_behind(mask, view: BoardView, camera: CameraPosition, x: float, y: f
 
 def _joined_faintly(score, clear_level: float, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
                     search) -> bool:
-    """Along the line away from the camera through the disc's centre, does the clear change drop to
-    faint change or bare board (``FIGURE_BREAK_MM`` or more) starting between the disc's far rim and
-    where a flat disc's top could still show, and start again within the stretch ``_stands_up`` looks at?
+    """Along the line away from the camera through the disc's centre, does the disc's own clear change,
+    seen up to its far rim, drop to faint change or bare board (``FIGURE_BREAK_MM`` or more) starting
+    before a flat disc's top could no longer show, and start again within the stretch ``_stands_up``
+    looks at?
 
     A figure standing on the disc passes over its far rim with its own body. Clear change that starts
     again only past faint change is what a fighter just behind the disc shows where its base is close
     to the board's colour: the base, lying on the board between them, changes the view only faintly,
     and the change mask joins it to both (the eighty-seventh pass: a token pair before a fighter off
     the row, read as a fighter). A figure whose lower part is close to the board's colour and whose
-    upper part is not looks the same; which one stands there cannot be told.
+    upper part is not looks the same; which one stands there cannot be told. A disc not clear at its
+    far rim (a base close to the board's colour, its figure what is clear) is not asked.
     """
     ax, ay = camera.away(x, y)
     allowance = _flat_top_reach(camera, x, y)
-    distances = np.arange(r, r + allowance + _STANDS_UP_PAST_MM, 1.0)
+    # A disc fitted up to CLEAR_BASE_SLACK_MM too wide by its near half has its far rim up to that much past
+    # its far edge: its own clear change is looked for from there.
+    distances = np.arange(r - CLEAR_BASE_SLACK_MM, r + allowance + _STANDS_UP_PAST_MM, 1.0)
     u, v = view.to_px(x + ax * distances, y + ay * distances)
     ui, vi = np.round(u).astype(int), np.round(v).astype(int)
     h, w = score.shape
     if not ((ui >= 0) & (ui < w) & (vi >= 0) & (vi < h)).all() or not search[vi, ui].all():
         return False
+    clear = score[vi, ui] >= clear_level
+    first = int(np.argmax(clear))  # the disc's own clear change, near its far rim
+    if not clear[first] or distances[first] > r:
+        return False
     run = 0  # samples under clear change just before this one
-    for i, clear in enumerate(score[vi, ui] >= clear_level):
-        if not clear:
+    for i in range(first, len(clear)):
+        if not clear[i]:
             run += 1
         elif run >= FIGURE_BREAK_MM and distances[i - run] < r + allowance:
             return True  # clear again past a faint stretch that starts within a flat top's reach
