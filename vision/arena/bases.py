@@ -276,11 +276,6 @@ class Blob:
     #: A solid disc whose change breaks off just behind its far rim, before a flat top's reach:
     #: whatever shows further on is not a figure standing on it (a fighter behind a token).
     broken_behind: bool = False
-    #: A disc that stands up by clear change that starts again only past faint change or bare board just
-    #: behind its far rim (see ``_joined_faintly``): what stands up may stand on a base close to the board's
-    #: colour behind it, not on it. Measured where ``classify`` or ``_standing_in_for`` may take the disc
-    #: for a fighter by what stands up (not where ``broken_behind``), False elsewhere.
-    joined_faintly: bool = False
     #: A token-sized disc that stands up only by change beyond bare board behind it (no change at
     #: all, not even faint, across its whole width; see ``_apart_behind``): what stands there is
     #: something apart from it, not a figure on it. Measured only on token-sized discs standing up.
@@ -378,7 +373,7 @@ def change_mask(change: Change, search: np.ndarray, noise: float | None = None) 
     """Where something is: clear change, grown into faint change touching it, holes filled.
     ``noise``: ``board_noise(change, search)``, if the caller has it already."""
     noise = board_noise(change, search) if noise is None else noise
-    clear = ((change.score >= _clear_level(noise)) & search).astype(np.uint8)
+    clear = ((change.score >= max(1.0, _CLEAR_OVER_NOISE * noise)) & search).astype(np.uint8)
     clear = cv2.morphologyEx(clear, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     # What follows only grows the clear change by a few px: worked out round it alone (a few
     # bases and tokens are a small part of the view), it is the same as over the whole view.
@@ -445,11 +440,6 @@ def changed_window(mask: np.ndarray, margin_px: int) -> tuple[slice, slice]:
 def _faint_level(noise: float) -> float:
     """The least change (score) taken in as faint change, over a board whose noise is ``noise``."""
     return max(FAINT_CHANGE, _FAINT_OVER_NOISE * noise)
-
-
-def _clear_level(noise: float) -> float:
-    """The least change (score) taken as clear change, over a board whose noise is ``noise``."""
-    return max(1.0, _CLEAR_OVER_NOISE * noise)
 
 
 def _noise_level(score: np.ndarray, search: np.ndarray) -> float:
@@ -604,13 +594,6 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         # seen only past bare board: the eighty-fifth pass).
         broken = ((figure is Evidence.YES or stands_up) and coverage >= SIZE_ALONE_COVERAGE
                   and 2 * r >= _size_cut(settings) + SIZE_MARGIN_MM and _breaks_behind(mask, view, camera, x, y, r, search))
-        faintly = False
-        if (not broken and error <= STANDING_RIM_ERROR_MM and figure is not Evidence.NO
-                and (figure is Evidence.YES or stands_up or 2 * r >= _size_cut(settings) + SIZE_MARGIN_MM)):
-            # Where classify or _standing_in_for may take it for a fighter by what stands up behind it:
-            # is that joined to it only by faint change? (The eighty-seventh pass.)
-            clear_level = _clear_level(board_noise(change, search) if noise is None else noise)
-            faintly = _joined_faintly(change.score, clear_level, view, camera, x, y, r, search)
         if figure is Evidence.UNKNOWN and 2 * r >= _size_cut(settings) + SIZE_MARGIN_MM and not stands_up:
             pinched = _pinched_by(difference, mask, view, x, y, r, search,  # only where size alone decides
                                   outline=outlines["pinched"])
@@ -620,7 +603,7 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         across = (_width_across(difference, mask, view, camera, x, y, r, search, outlines.get("across"))
                   if 2 * r < _size_cut(settings) + SIZE_MARGIN_MM else 0.0)
         blob = Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up,
-                    rises_behind=rises, rim_ahead=rim_ahead, broken_behind=broken, joined_faintly=faintly, apart_behind=apart,
+                    rises_behind=rises, rim_ahead=rim_ahead, broken_behind=broken, apart_behind=apart,
                     within_resting_reach=within_resting,
                     pinched_mm=pinched, short_behind_mm=short, runs_on_behind=runs_on, across_mm=across,
                     ahead_points=ahead_points, ahead_looked=looked)
@@ -821,8 +804,6 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             # The change behind it starts apart from it: not its own figure, whatever its rim (a token
             # pair's two rims ring it as a base the board's colour's would: the eighty-fifth pass).
             return Kind.UNSURE
-        if blob.joined_faintly:
-            return Kind.UNSURE  # what stands up may stand behind it, on a base close to the board's colour
         if _ringed_base(blob):
             return Kind.FIGHTER  # a base the board's colour round its figure: only its ring changed
         if blob.coverage < MIN_BASE_COVERAGE:
@@ -1795,8 +1776,6 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
             # What stands up behind it starts apart from it (``_breaks_behind``): it, or what stands
             # there, is the fighter counted, and which cannot be told (the eighty-fifth pass).
             return []
-        if blob.joined_faintly:
-            return []  # as broken behind: it, or what stands behind it on a faint base, is the one counted
         if _on_figure_line(blob, standing, camera):
             if _standing_on_its_own_behind_one_on_a_space(blob, standing, geometry, camera):
                 return []  # a fighter of its own, or that candidate's figure: which one is counted cannot be told
@@ -3102,46 +3081,6 @@ def _breaks_behind(mask, view: BoardView, camera: CameraPosition, x: float, y: f
         return False
     bare = (mask[vi, ui] == 0) & search[vi, ui].astype(bool)
     return longest_run(bare) >= FIGURE_BREAK_MM
-
-
-def _joined_faintly(score, clear_level: float, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
-                    search) -> bool:
-    """Along the line away from the camera through the disc's centre, does the disc's own clear change,
-    seen up to its far rim, drop to faint change or bare board (``FIGURE_BREAK_MM`` or more) starting
-    before a flat disc's top could no longer show, and start again within the stretch ``_stands_up``
-    looks at?
-
-    A figure standing on the disc passes over its far rim with its own body. Clear change that starts
-    again only past faint change is what a fighter just behind the disc shows where its base is close
-    to the board's colour: the base, lying on the board between them, changes the view only faintly,
-    and the change mask joins it to both (the eighty-seventh pass: a token pair before a fighter off
-    the row, read as a fighter). A figure whose lower part is close to the board's colour and whose
-    upper part is not looks the same; which one stands there cannot be told. A disc not clear at its
-    far rim (a base close to the board's colour, its figure what is clear) is not asked.
-    """
-    ax, ay = camera.away(x, y)
-    allowance = _flat_top_reach(camera, x, y)
-    # A disc fitted up to CLEAR_BASE_SLACK_MM too wide by its near half has its far rim up to that much past
-    # its far edge: its own clear change is looked for from there.
-    distances = np.arange(r - CLEAR_BASE_SLACK_MM, r + allowance + _STANDS_UP_PAST_MM, 1.0)
-    u, v = view.to_px(x + ax * distances, y + ay * distances)
-    ui, vi = np.round(u).astype(int), np.round(v).astype(int)
-    h, w = score.shape
-    if not ((ui >= 0) & (ui < w) & (vi >= 0) & (vi < h)).all() or not search[vi, ui].all():
-        return False
-    clear = score[vi, ui] >= clear_level
-    first = int(np.argmax(clear))  # the disc's own clear change, near its far rim
-    if not clear[first] or distances[first] > r:
-        return False
-    run = 0  # samples under clear change just before this one
-    for i in range(first, len(clear)):
-        if not clear[i]:
-            run += 1
-        elif run >= FIGURE_BREAK_MM and distances[i - run] < r + allowance:
-            return True  # clear again past a faint stretch that starts within a flat top's reach
-        else:
-            run = 0
-    return False
 
 
 def _apart_behind(score, bare_level: float, view: BoardView, camera: CameraPosition, x: float, y: float,
