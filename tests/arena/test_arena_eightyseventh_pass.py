@@ -35,9 +35,10 @@ def test_a_fighter_whose_figure_shows_faint_past_its_rim_is_never_read_wrong(see
 
 
 #: Found, not fixed: `main` reads these S6 with ok: true; the rule taken out left each a doubt. The resting pair:
-#: without the count and with it (the first four), with it only (the last three, the pair the stand-in).
+#: without the count and with it (the first four), with it only (the last two, the pair the stand-in; a third,
+#: (64, -15, 8.0, 135), is wrong on numpy 2.4 + OpenCV 5.0 only, a doubt on numpy 1.24 + OpenCV 4.11).
 RESTING = [(48, 0, 8.0, 0, SPACE), (56, -15, 8.0, 0, SPACE), (56, 0, 8.0, 0, SPACE), (64, 0, 8.0, 0, SPACE),
-           (64, -15, 8.0, 135, SPACE), (64, -15, 8.0, 180, SPACE), (64, 15, 8.0, 180, SPACE)]
+           (64, -15, 8.0, 180, SPACE), (64, 15, 8.0, 180, SPACE)]
 #: The pair overlapping on the board: without the count and with it (the first four), with it only (the last two).
 OVERLAPPING = [(48, -15, 5.0, 0, SPACE), (56, 15, 5.0, 180, SPACE), (64, 0, 5.0, 0, SPACE), (64, 0, 8.0, 0, SPACE),
                (56, -15, 8.0, 180, SPACE), (56, -15, 8.0, 315, SPACE)]
