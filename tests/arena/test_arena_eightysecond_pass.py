@@ -45,15 +45,17 @@ def test_a_resting_pair_fitted_round_before_a_fighter_is_never_read_a_fighter():
         assert not reading.ok or reading.occupied == truth, (with_count, reading.occupied, reading.error)
 
 
-def _stacked_pair_before_a_fighter(elevation, azimuth, offset, angle, base):
+def _stacked_pair_before_a_fighter(elevation, azimuth, offset, angle, base, resting=True):
     """A 19.2 mm token resting ``offset`` mm off a 21.6 mm one on S6 (at ``angle`` degrees), a fighter (27 mm base
-    ``base``, 36 mm figure) 0.5 mm behind the pair on its line away from the camera, off the row."""
+    ``base``, 36 mm figure) 0.5 mm behind the pair on its line away from the camera, off the row. ``resting``
+    False: the two tokens overlap on the board instead (the eighty-seventh pass)."""
     pose = CameraPose(distance_mm=480, elevation_deg=elevation, azimuth_deg=azimuth)
     ground = pose.distance_mm * math.cos(math.radians(elevation))
     cx, cy = ground * math.sin(math.radians(azimuth)), -ground * math.cos(math.radians(azimuth))
     x, y = 40.2, 2.0
     dx, dy = offset * math.cos(math.radians(angle)), offset * math.sin(math.radians(angle))
-    pair = (Token(x, y, 21.6, 3.1, (85, 170, 126)), Token(x + dx, y + dy, 19.2, 2.9, (175, 223, 75), z_mm=3.1))
+    pair = (Token(x, y, 21.6, 3.1, (85, 170, 126)),
+            Token(x + dx, y + dy, 19.2, 2.9, (175, 223, 75), z_mm=3.1 if resting else 0.0))
     away = math.atan2(y - cy, x - cx)
     ux, uy = math.cos(away), math.sin(away)
     reach = max((t.x_mm - x) * ux + (t.y_mm - y) * uy + t.diameter_mm / 2 for t in pair)
