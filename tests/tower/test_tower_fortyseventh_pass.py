@@ -6,8 +6,9 @@ cube * (2 cos t + sin t) if they meet face to face turned as one.  Measured on u
 (``bench/tower_pair_spans.py``), a span is off by about 0.09 cube widths (sd; up to +0.2), as
 much as a ring's gap shows, so even knowing each cube's true turn a safe rule (corner contact)
 settles almost no ring, and the face-to-face span passes touching rings whose arms meet as solid
-cubes do.  No rule: these tests guard what such a rule must not do, and pin the blunt
-``TOUCHING_PAIR_WIDTH``'s weak spot (a touching pair meeting near a corner read too wide to touch).
+cubes do.  No rule: these tests guard what such a rule must not do, and the blunt
+``TOUCHING_PAIR_WIDTH``'s weak spot this pass found (a touching pair meeting near a corner read too
+wide to touch), settled by the forty-ninth pass's bound.
 """
 
 import cv2
