@@ -1,6 +1,7 @@
 """Tower judge accuracy on random synthetic scenes (not a test: a measurement).
 
     python bench/tower_accuracy.py [--first SEED] [--scenes N] [--jobs J] [--kinds K,K] [--causes]
+                                   [--solid-touch] [--arm-turn DEG] [--four-cubes]
 
 Each scene draws its own camera (pose, lens centre), mat print, table, room light (colour,
 direction, fall-off), box and cube wood colours, dim room, nudge, exposure drift, off-spot tower,
@@ -15,6 +16,8 @@ scenes are physics-simulated); the kinds that mostly could not stand (``lean``, 
 ``y_fork``) are still run and shown as their own rows, with the figures over all kinds beside.
 The "stands" column is the share of each kind's scenes whose structure passes the generator's
 centre-of-mass check.  ``--causes`` lists every wrong or uncertain scene with what the judge measured.
+``--solid-touch``, ``--arm-turn`` and ``--four-cubes`` build the rings' opt-in variants (arms meeting as
+solid cubes, arms turned further, one pair of arms): built sets, not the headline.
 """
 
 from __future__ import annotations
@@ -33,9 +36,11 @@ from vision.synth.tower_scene import EXPECTED, STANDING_KINDS, make_tower_scene 
 from vision.tower import judge_tower  # noqa: E402
 
 
-def random_scene(kind: str, seed: int, **overrides):
+def random_scene(kind: str, seed: int, *, four_cubes: bool = False, **overrides):
     """One random scene of ``kind``; ``overrides`` replace scene options after every draw (e.g. a
-    very noisy dim room), so the rest of the scene stays the one the seed gives."""
+    very noisy dim room), so the rest of the scene stays the one the seed gives.  ``four_cubes``
+    keeps the drawn heavy count (up to four) and makes up four cubes with light ones (a ring of one
+    pair of arms)."""
     rng = np.random.default_rng(seed + 1000)
     options = dict(
         dim=bool(rng.random() < 0.3), nudge_px=float(rng.uniform(0, 4)), exposure_drift=float(rng.uniform(0, 0.2)),
@@ -44,6 +49,9 @@ def random_scene(kind: str, seed: int, **overrides):
     heavy = int(rng.integers(1 if kind == "wrong_colour" else 0, 5))
     light = int(rng.integers(0, 6))
     light += max(0, 4 - heavy - light)
+    if four_cubes:
+        heavy = min(heavy, 4)
+        light = 4 - heavy
     frames = int(rng.integers(2, 7))
     # Shapes built from a set number of cubes (drawn after the rest, so older kinds keep their scenes).
     if kind in ("ring", "touching_ring") and (heavy + light) % 2:
@@ -57,9 +65,9 @@ def random_scene(kind: str, seed: int, **overrides):
     return make_tower_scene(kind, seed=seed, heavy=heavy, light=light, frames=frames, **options)
 
 
-def judge_one(job: tuple[str, int]) -> dict:
-    kind, seed = job
-    scene = random_scene(kind, seed)
+def judge_one(job: tuple[str, int, dict]) -> dict:
+    kind, seed, variant = job
+    scene = random_scene(kind, seed, **variant)
     v = judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
     return dict(kind=kind, seed=seed, verdict=v.verdict.value, standing=scene.standing,
                 reasons=",".join(r.value for r in v.reasons), confidence=v.confidence,
@@ -87,12 +95,18 @@ def main() -> int:
     parser.add_argument("--kinds", default=",".join(EXPECTED),
                         help="comma-separated kinds to run (default: all; the headline mix is the standing kinds)")
     parser.add_argument("--causes", action="store_true", help="list every wrong or uncertain scene and what the judge saw")
+    parser.add_argument("--solid-touch", action="store_true",
+                        help="touching rings' arms meet as solid cubes do (the generator's may overlap)")
+    parser.add_argument("--arm-turn", type=float, help="ring arms turned up to this many degrees (default 12)")
+    parser.add_argument("--four-cubes", action="store_true", help="four cubes per scene (a ring of one pair)")
     args = parser.parse_args()
+    variant = {k: v for k, v in (("solid_touch", args.solid_touch), ("arm_turn", args.arm_turn),
+                                 ("four_cubes", args.four_cubes)) if v}
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
     unknown = [k for k in kinds if k not in EXPECTED]
     if unknown:
         parser.error(f"unknown kind(s) {unknown!r} (known: {', '.join(EXPECTED)})")
-    jobs = [(kind, seed) for kind in kinds for seed in range(args.first, args.first + args.scenes)]
+    jobs = [(kind, seed, variant) for kind in kinds for seed in range(args.first, args.first + args.scenes)]
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:
             results = pool.map(judge_one, jobs, chunksize=4)

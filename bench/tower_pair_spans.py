@@ -1,6 +1,7 @@
 """Each pair of cubes side by side the judge looks into, its measured span beside the scene's truth.
 
     python bench/tower_pair_spans.py [--first SEED] [--scenes N] [--kinds ring,touching_ring,y_fork] [--solid-touch]
+                                     [--arm-turn DEG] [--four-cubes]
 
 Not a test: a diagnosis (docs/tower-judge.md, forty-seventh pass).  Each scene is the accuracy
 bench's (``random_scene``).  Every call of the judge's ``_side_gap`` (whether two cubes split out of
@@ -61,11 +62,11 @@ def _turn(cube, yaw_deg: float) -> float:
     return min(t, 90.0 - t)
 
 
-def diagnose(job: tuple[str, int, bool]) -> list[dict]:
-    kind, seed, solid_touch = job
+def diagnose(job: tuple[str, int, dict]) -> list[dict]:
+    kind, seed, variant = job
     tower_ring_slits._built.clear()
     _calls.clear()
-    scene = random_scene(kind, seed, **({"solid_touch": True} if solid_touch else {}))
+    scene = random_scene(kind, seed, **variant)
     cubes = tower_ring_slits._built["cubes"]
     verdict = judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
     yaw = scene.camera.yaw_deg
@@ -113,9 +114,13 @@ def main() -> int:
     parser.add_argument("--kinds", default="ring,touching_ring,y_fork")
     parser.add_argument("--solid-touch", action="store_true",
                         help="touching rings' arms meet as solid cubes do (the generator's may overlap)")
+    parser.add_argument("--arm-turn", type=float, help="ring arms turned up to this many degrees (default 12)")
+    parser.add_argument("--four-cubes", action="store_true", help="four cubes per scene (a ring of one pair)")
     args = parser.parse_args()
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
-    jobs = [(kind, seed, args.solid_touch) for kind in kinds for seed in range(args.first, args.first + args.scenes)]
+    variant = {k: v for k, v in (("solid_touch", args.solid_touch), ("arm_turn", args.arm_turn),
+                                 ("four_cubes", args.four_cubes)) if v}
+    jobs = [(kind, seed, variant) for kind in kinds for seed in range(args.first, args.first + args.scenes)]
     _init()
     results = []
     print("kind seed verdict conf reasons | layer: measured span (cube widths) +widening reading | "

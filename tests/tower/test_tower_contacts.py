@@ -2,7 +2,7 @@
 
 import pytest
 
-from vision.tower import TowerSettings, Verdict
+from vision.tower import Reason, TowerSettings, Verdict
 from vision.tower.judge import (
     SIDE_MAY_TOUCH,
     SIDE_SEEN_APART,
@@ -17,7 +17,7 @@ CUBE = 10.0
 MIN_OVERLAP = 0.15 * CUBE
 
 
-@pytest.mark.parametrize("seed", [0, 2, 3])
+@pytest.mark.parametrize("seed", [2])
 def test_a_y_fork_with_light_showing_between_the_pair_passes(tower_scene, seed):
     # The base carries two cubes a hair apart (each carrying one more): the gap shows, so no cube
     # touches three.
@@ -28,13 +28,27 @@ def test_a_y_fork_with_light_showing_between_the_pair_passes(tower_scene, seed):
     assert v.confidence >= TowerSettings().auto_confirm_confidence
 
 
-@pytest.mark.parametrize("seed", [4, 13])
+@pytest.mark.parametrize("seed", [4])
 def test_a_y_fork_too_wide_to_touch_passes_for_the_referee_to_confirm(tower_scene, seed):
     # No light shows between the pair, but they are wider than two touching cubes can look: a
     # pass, below the confidence at which the service applies it without the referee.
     v = judge_scene(tower_scene("y_fork", seed))
     assert v.verdict is Verdict.PASS, v
     assert 0.5 < v.confidence < TowerSettings().auto_confirm_confidence
+
+
+@pytest.mark.parametrize("seed", [0, 3, 13])
+def test_a_y_fork_no_wider_than_touching_cubes_can_look_is_left_to_the_referee(tower_scene, seed):
+    # These three passed until the forty-ninth pass, read "too wide to touch" past 2.45 cube widths:
+    # seeds 0 and 3 at 0.97 (a line brighter than both faces backing the width), seed 13 at 0.77.
+    # Two touching cubes meeting at a corner span up to 2 sqrt 2 (plus the span's error), so the
+    # same view could be a touching pair -- an illegal tower that bound passed (53 of 100 built
+    # one-pair touching rings, two of them at 0.97).  With no background seen between the pair,
+    # the honest verdict is "uncertain"; never a fail.
+    v = judge_scene(tower_scene("y_fork", seed))
+    assert v.verdict is Verdict.UNCERTAIN, v
+    assert v.reasons == [Reason.CUBE_NEIGHBOURS]
+    assert v.ground_contacts == 1
 
 
 def _y_fork_boxes(side: int) -> list[_CubeBox]:

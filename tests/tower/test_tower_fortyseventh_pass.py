@@ -6,12 +6,12 @@ cube * (2 cos t + sin t) if they meet face to face turned as one.  Measured on u
 (``bench/tower_pair_spans.py``), a span is off by about 0.09 cube widths (sd; up to +0.2), as
 much as a ring's gap shows, so even knowing each cube's true turn a safe rule (corner contact)
 settles almost no ring, and the face-to-face span passes touching rings whose arms meet as solid
-cubes do.  No rule: these tests guard what such a rule must not do, and pin the blunt
-``TOUCHING_PAIR_WIDTH``'s weak spot (a touching pair meeting near a corner read too wide to touch).
+cubes do.  No rule: these tests guard what such a rule must not do, and the blunt
+``TOUCHING_PAIR_WIDTH``'s weak spot this pass found (a touching pair meeting near a corner read too
+wide to touch), settled by the forty-ninth pass's bound.
 """
 
 import cv2
-import pytest
 
 from vision.synth.tower_scene import _footprint
 from vision.tower import Reason, Verdict
@@ -71,17 +71,11 @@ def test_a_touching_ring_with_one_pair_read_too_wide_is_not_passed(tower_scene):
     assert Reason.CUBE_NEIGHBOURS in v.reasons
 
 
-@pytest.mark.xfail(strict=True, reason="TOUCHING_PAIR_WIDTH (2.45) allows a face-to-face pair turned ~20 degrees; "
-                   "two cubes meeting at a corner show both turned widths (up to 2.56 at 20 degrees each) and the "
-                   "span's error adds up to 0.2: this touching pair, 2.38 wide at its turns, measures 2.5")
 def test_touching_arms_meeting_near_a_corner_are_not_read_too_wide_to_touch(tower_scene, monkeypatch):
     analyzer, last = analyzer_and_last(tower_scene("touching_ring", 940013, **TOUCHING_940013))
     assert SIDE_WIDE_APART not in slit_verdicts(analyzer, last, monkeypatch)
 
 
-@pytest.mark.xfail(strict=True, reason="TOUCHING_PAIR_WIDTH's weak spot at the verdict: the one pair, touching (turns 5 "
-                   "and 13 degrees, 2.29 wide, w1 + w2 = 2.31), measures 2.45, reads too wide to touch and the ring "
-                   "passes at 0.77; 1 of 100 one-pair touching rings with solid arms (945000-945099)")
 def test_a_one_pair_touching_ring_read_too_wide_is_not_passed(tower_scene):
     v = judge_scene(tower_scene("touching_ring", 945006, **TOUCHING_945006))
     assert v.verdict is not Verdict.PASS

@@ -451,17 +451,19 @@ def _turned_base(rng) -> float:
     return float(rng.choice([-1, 1]) * rng.uniform(25, 45))
 
 
-def _ring(colours: list[bool], rng, origin, *, touching: bool = False, solid: bool = False) -> list[Cube]:
+def _ring(colours: list[bool], rng, origin, *, touching: bool = False, solid: bool = False,
+          arm_turn: float = 12.0) -> list[Cube]:
     """A turned base carrying two columns 1-4 mm apart (``touching``: up to 0.3 mm), one cap cube
-    bridging their tops.  Arms turned against each other may overlap a little (the cubes are drawn
-    as boxes); with ``solid`` a touching ring's arms meet as solid cubes do (``_meeting``)."""
+    bridging their tops, each arm turned up to ``arm_turn`` degrees.  Arms turned against each other
+    may overlap a little (the cubes are drawn as boxes); with ``solid`` a touching ring's arms meet
+    as solid cubes do (``_meeting``)."""
     column = (len(colours) - 2) // 2
     half_gap = rng.uniform(0.0, 0.15) if touching else rng.uniform(0.5, 2.0)
     cubes = [_cube(origin, rng.uniform(-0.5, 0.5), 0.0, 0, colours[0], _turned_base(rng))]
     for i, heavy in enumerate(colours[1:-1]):
         side = -1 if i % 2 == 0 else 1
         cubes.append(_cube(origin, side * (CUBE_MM / 2 + half_gap) + rng.uniform(-0.5, 0.5), rng.uniform(-1, 1),
-                           1 + i // 2, heavy, rng.uniform(-12, 12)))
+                           1 + i // 2, heavy, rng.uniform(-arm_turn, arm_turn)))
     cubes.append(_cube(origin, rng.uniform(-1, 1), rng.uniform(-1, 1), column + 1, colours[-1], rng.uniform(-15, 15)))
     return _meeting(cubes) if touching and solid else cubes
 
@@ -523,7 +525,7 @@ def _colours(heavy: int, light: int, rng) -> list[bool]:
 
 
 def _structure(kind: str, heavy: int, light: int, rng, origin, *,
-               solid_touch: bool = False) -> tuple[list[Cube], int, int]:
+               solid_touch: bool = False, arm_turn: float = 12.0) -> tuple[list[Cube], int, int]:
     """The final cubes for a kind, and the (heavy, light) the fighter really has."""
     colours = _colours(heavy, light, rng)
     n = heavy + light
@@ -566,7 +568,8 @@ def _structure(kind: str, heavy: int, light: int, rng, origin, *,
         return _balanced(lambda r: _stagger(colours, r, origin), rng, kind), heavy, light
     if kind in ("ring", "touching_ring"):
         touching = kind == "touching_ring"
-        return _balanced(lambda r: _ring(colours, r, origin, touching=touching, solid=solid_touch), rng, kind), heavy, light
+        return _balanced(lambda r: _ring(colours, r, origin, touching=touching, solid=solid_touch,
+                                               arm_turn=arm_turn), rng, kind), heavy, light
     if kind in ("top_pair", "stack_pair"):
         return _balanced(lambda r: _pair_on_top(colours, r, origin), rng, kind), heavy, light
     raise ValueError(f"unknown tower scene kind {kind!r} (known: {', '.join(KINDS)})")
@@ -691,6 +694,7 @@ def make_tower_scene(
     light_rgb: tuple[int, int, int] = LIGHT_RGB,
     heavy_rgb: tuple[int, int, int] = HEAVY_RGB,
     solid_touch: bool = False,
+    arm_turn: float = 12.0,
 ) -> TowerScene:
     """Render one Knockdown Test: the empty reference, then ``frames`` frames of the end.
 
@@ -714,7 +718,8 @@ def make_tower_scene(
     rng = np.random.default_rng(seed)
     camera, renderer = _random_set_up(rng, camera, (light_rgb, heavy_rgb))
     origin = tuple(rng.uniform(-off_spot_mm, off_spot_mm, 2)) if off_spot_mm else (0.0, 0.0)
-    cubes, true_heavy, true_light = _structure(kind, heavy, light, rng, origin, solid_touch=solid_touch)
+    cubes, true_heavy, true_light = _structure(kind, heavy, light, rng, origin, solid_touch=solid_touch,
+                                                  arm_turn=arm_turn)
     cubes = _real_wood(cubes, rng, renderer.cube_colours, renderer.look.wood_sd)
     boxes = _distractors(rng, distractors, near=near)
     before: list[Cube] = []

@@ -246,9 +246,11 @@ SIDE_MAY_TOUCH, SIDE_SEEN_APART, SIDE_WIDE_APART, SIDE_FAINT_APART = 0, 1, 2, 3
 # Sides judged apart from weaker evidence than background seen clearly: a pass that needs one of
 # them carries less confidence than auto-confirm, so the referee looks.
 INFERRED_APART = (SIDE_WIDE_APART, SIDE_FAINT_APART)
-# Two touching cubes, each turned up to about 20 degrees on its base, show at most ~2.35 cube
-# widths side by side in the view; a pair clearly wider stands apart.
-TOUCHING_PAIR_WIDTH = 2.45
+# Two touching cubes share the point where they touch, so their silhouettes meet or overlap: the
+# pair spans at most both silhouettes side by side, each at most a cube's diagonal -- 2 sqrt 2 cube
+# widths, corner to corner, however a hand turned them (forty-ninth pass; 2.45 held only for turns
+# up to ~20 degrees). With the measured span's error (up to +0.2) a pair wider than this stands apart.
+TOUCHING_PAIR_WIDTH = 2 * math.sqrt(2) + 0.2
 # A cube side by side with another shows at most this many cube widths (turned up to ~20 degrees).
 JOINED_WIDTH = 1.35
 # A single cube turned on its base shows at most this many cube widths in the view.
