@@ -566,7 +566,8 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
             if tiered >= MAX_TOKEN_TIERED and not apart:  # only where _ringed_figure asks
                 within_resting = _within_resting_reach(change.score, bare_level, mask, view, camera, x, y, r, search)
         elif (stands_up and figure in (Evidence.UNKNOWN, Evidence.YES) and 2 * r < _size_cut(settings) + SIZE_MARGIN_MM
-              and error <= CRISP_RIM_MM and tiered >= MAX_TOKEN_TIERED):
+              and error <= CRISP_RIM_MM
+              and _may_stand_up_by_a_token(2 * r, tiered, settings)):
             # Where classify takes it for a fighter by what stands up behind it, and its rim steps down
             # to a fainter ring (a faint lower token's rim round the one resting on it; seed 100041's
             # base, 24.7 mm, one step from the board, stands up within the reach and is a fighter).
@@ -2317,6 +2318,15 @@ def _resting_token_reach(camera: CameraPosition, x: float, y: float) -> float:
     most a largest token's radius past the lower one's, and its top is at most two thickest tokens
     up (shown displaced away from the camera by that height's lean)."""
     return TOKEN_MAX_MM / 2 + math.hypot(*camera.lean(x, y, 2 * MAX_TOKEN_THICKNESS_MM)) + _FLAT_SLACK_MM
+
+
+def _may_stand_up_by_a_token(diameter_mm: float, tiered: float, settings: ArenaSettings) -> bool:
+    """May a crisp disc of neither size, standing up, stand up only by a token it lies on or that rests
+    on it (asked: ``_within_resting_reach``)? Where its rim steps down to a fainter ring (a faint lower
+    token's rim round the one resting on it), or where it is fitted nearer a token's size than a base's
+    (under the size cut): one step, a token's size, and a faint token under it showing past its far rim
+    (the eighty-eighth pass)."""
+    return tiered >= MAX_TOKEN_TIERED or diameter_mm < _size_cut(settings)
 
 
 def _within_resting_reach(score, bare_level: float, mask, view: BoardView, camera: CameraPosition, x: float, y: float,
