@@ -52,11 +52,13 @@ def test_the_pair_alone_is_never_read_a_fighter(y_mm):
 
 def test_the_reach_is_asked_of_a_one_step_disc_nearer_a_tokens_size():
     cut = bases._size_cut(SETTINGS)
-    assert bases._may_stand_up_by_a_token(23.3, 0.0, SETTINGS)  # the pair, one step, 23.3 mm
-    assert bases._may_stand_up_by_a_token(cut + 0.5, 0.5, SETTINGS)  # ringed: asked as before
+    assert bases._may_stand_up_by_a_token(23.3, 0.0, 0.0, SETTINGS)  # the pair, one step, 23.3 mm, nothing ahead
+    assert bases._may_stand_up_by_a_token(cut + 0.5, 0.5, 0.0, SETTINGS)  # ringed: asked as before
     # Seed 100041's fighter, a 24.7 mm base one step from the board (nearer a base's size): not asked.
-    assert not bases._may_stand_up_by_a_token(24.7, 0.0, SETTINGS)
-    assert not bases._may_stand_up_by_a_token(cut, 0.0, SETTINGS)
+    assert not bases._may_stand_up_by_a_token(24.7, 0.0, 0.0, SETTINGS)
+    assert not bases._may_stand_up_by_a_token(cut, 0.0, 0.0, SETTINGS)
+    # More of it nearer the camera (a tall figure's head, spec seed 250134: 23.5 mm, 0.71 ahead): unsure already.
+    assert not bases._may_stand_up_by_a_token(23.5, 0.0, 0.71, SETTINGS)
 
 
 #: The pair's disc as measured: crisp, solid, one step, standing up, seen from so high that a figure stays over

@@ -568,7 +568,7 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                 within_resting = _within_resting_reach(change.score, bare_level, mask, view, camera, x, y, r, search)
         elif (stands_up and figure in (Evidence.UNKNOWN, Evidence.YES) and 2 * r < _size_cut(settings) + SIZE_MARGIN_MM
               and error <= CRISP_RIM_MM
-              and _may_stand_up_by_a_token(2 * r, tiered, settings)):
+              and _may_stand_up_by_a_token(2 * r, tiered, ahead, settings)):
             # Where classify takes it for a fighter by what stands up behind it, and its rim steps down
             # to a fainter ring (a faint lower token's rim round the one resting on it) or it is fitted
             # under the size cut (seed 100041's base, 24.7 mm, one step from the board, stands up within
@@ -2323,7 +2323,7 @@ def _resting_token_reach(camera: CameraPosition, x: float, y: float) -> float:
     return TOKEN_MAX_MM / 2 + math.hypot(*camera.lean(x, y, 2 * MAX_TOKEN_THICKNESS_MM)) + _FLAT_SLACK_MM
 
 
-def _may_stand_up_by_a_token(diameter_mm: float, tiered: float, settings: ArenaSettings) -> bool:
+def _may_stand_up_by_a_token(diameter_mm: float, tiered: float, ahead: float, settings: ArenaSettings) -> bool:
     """May a crisp disc of neither size, standing up, stand up only by a token under it or resting on it
     (then ``_within_resting_reach`` is asked)? Where its rim steps down to a fainter ring (a faint lower
     token's rim round the one resting on it), or where it is fitted under the size cut, nearer a token's
@@ -2331,8 +2331,10 @@ def _may_stand_up_by_a_token(diameter_mm: float, tiered: float, settings: ArenaS
     one crisp step of a token's size (with the fit's bias), and the lower one shows past its far rim as a
     short figure's top would from high above (the eighty-eighth pass: 23.3 mm, 80 degrees up, 8 mm past).
     A base is 25 mm or more: one step fitted 24.2-24.8 mm whose figure stands up within the reach (seed
-    100041; used 900040, 900201, 950034) stays a fighter."""
-    return tiered >= MAX_TOKEN_TIERED or diameter_mm < _size_cut(settings)
+    100041; used 900040, 900201, 950034) stays a fighter. Asked of such a disc only with nothing of it
+    nearer the camera (``ahead``): with more of it there, ``classify`` has it unsure already (a tall
+    figure's head seen from low down: spec seed 250134)."""
+    return tiered >= MAX_TOKEN_TIERED or (diameter_mm < _size_cut(settings) and ahead <= MAX_CHANGE_AHEAD)
 
 
 def _within_resting_reach(score, bare_level: float, mask, view: BoardView, camera: CameraPosition, x: float, y: float,
