@@ -280,10 +280,11 @@ class Blob:
     #: all, not even faint, across its whole width; see ``_apart_behind``): what stands there is
     #: something apart from it, not a figure on it. Measured only on token-sized discs standing up.
     apart_behind: bool = False
-    #: A token-sized disc ringed and standing up (see ``_ringed_figure``), or a ringed disc of neither
-    #: size seen from high above standing up, whose change runs on away from the camera no further than a
-    #: token resting on it could show (see ``_resting_token_reach``): its standing up may be that
-    #: token's, not a figure's. Measured only on such discs, False elsewhere.
+    #: A token-sized disc ringed and standing up (see ``_ringed_figure``), or a crisp disc of neither size
+    #: standing up, ringed or fitted under the size cut (see ``_may_stand_up_by_a_token``), whose change runs
+    #: on away from the camera no further than a token resting on it could show (see
+    #: ``_resting_token_reach``): its standing up may be that token's, not a figure's. Measured only on
+    #: such discs, False elsewhere.
     within_resting_reach: bool = False
     #: How far (mm) inside the fitted rim the outline lies on both sides across the disc's narrowest
     #: direction (see ``_pinched_by``); measured only where its size may decide, 0 elsewhere.
@@ -566,10 +567,12 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
             if tiered >= MAX_TOKEN_TIERED and not apart:  # only where _ringed_figure asks
                 within_resting = _within_resting_reach(change.score, bare_level, mask, view, camera, x, y, r, search)
         elif (stands_up and figure in (Evidence.UNKNOWN, Evidence.YES) and 2 * r < _size_cut(settings) + SIZE_MARGIN_MM
-              and error <= CRISP_RIM_MM and tiered >= MAX_TOKEN_TIERED):
+              and error <= CRISP_RIM_MM
+              and _may_stand_up_by_a_token(2 * r, tiered, ahead, settings)):
             # Where classify takes it for a fighter by what stands up behind it, and its rim steps down
-            # to a fainter ring (a faint lower token's rim round the one resting on it; seed 100041's
-            # base, 24.7 mm, one step from the board, stands up within the reach and is a fighter).
+            # to a fainter ring (a faint lower token's rim round the one resting on it) or it is fitted
+            # under the size cut (seed 100041's base, 24.7 mm, one step from the board, stands up within
+            # the reach and is a fighter).
             if bare_level is None:
                 bare_level = _faint_level(board_noise(change, search) if noise is None else noise)
             within_resting = _within_resting_reach(change.score, bare_level, mask, view, camera, x, y, r, search)
@@ -866,9 +869,10 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
         # could still show: a token dropped on another, off its centre, not a figure.
         return Kind.UNSURE
     if blob.within_resting_reach:
-        # Ringed, and what stands up behind it ends where a token resting off centre on a faint one
-        # could show: a 22 mm token 9-11 mm off a faint 22 mm one, away from the camera, fitted
-        # 23.2-24.6 mm (its "figure" seen from 55 degrees, its "top" from 74-80).
+        # Ringed (or fitted under the size cut), and what stands up behind it ends where a token resting
+        # off centre on a faint one could show: a 22 mm token 9-11 mm off a faint 22 mm one, fitted
+        # 23.2-24.6 mm (its "figure" seen from 55 degrees, its "top" from 74-80; or, one step, the upper
+        # one in front, the faint lower one past its far rim: the eighty-eighth pass).
         return Kind.UNSURE
     if blob.figure is Evidence.YES and blob.coverage < MIN_BASE_COVERAGE and not _ringed_base(blob):
         # As for a base-sized disc: a base is solid, or the faint ring of one the board's colour round
@@ -2317,6 +2321,20 @@ def _resting_token_reach(camera: CameraPosition, x: float, y: float) -> float:
     most a largest token's radius past the lower one's, and its top is at most two thickest tokens
     up (shown displaced away from the camera by that height's lean)."""
     return TOKEN_MAX_MM / 2 + math.hypot(*camera.lean(x, y, 2 * MAX_TOKEN_THICKNESS_MM)) + _FLAT_SLACK_MM
+
+
+def _may_stand_up_by_a_token(diameter_mm: float, tiered: float, ahead: float, settings: ArenaSettings) -> bool:
+    """May a crisp disc of neither size, standing up, stand up only by a token under it or resting on it
+    (then ``_within_resting_reach`` is asked)? Where its rim steps down to a fainter ring (a faint lower
+    token's rim round the one resting on it), or where it is fitted under the size cut, nearer a token's
+    size than a base's: a token resting off centre on a faint one, the upper one nearer the camera, fits
+    one crisp step of a token's size (with the fit's bias), and the lower one shows past its far rim as a
+    short figure's top would from high above (the eighty-eighth pass: 23.3 mm, 80 degrees up, 8 mm past).
+    A base is 25 mm or more: one step fitted 24.2-24.8 mm whose figure stands up within the reach (seed
+    100041; used 900040, 900201, 950034) stays a fighter. Asked of such a disc only with nothing of it
+    nearer the camera (``ahead``): with more of it there, ``classify`` has it unsure already (a tall
+    figure's head seen from low down: spec seed 250134)."""
+    return tiered >= MAX_TOKEN_TIERED or (diameter_mm < _size_cut(settings) and ahead <= MAX_CHANGE_AHEAD)
 
 
 def _within_resting_reach(score, bare_level: float, mask, view: BoardView, camera: CameraPosition, x: float, y: float,
