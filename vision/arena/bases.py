@@ -213,9 +213,13 @@ class Doubt(str):
     reader's best reading under doubt is made of those (see ``reader._best_guesses``)."""
 
     sighting: tuple[float, float] | None = None
+    #: What was seen there is a disc with no change where a figure standing on it would show
+    #: (``Evidence.NO``): no fighter's, whose figure rises from its base.
+    no_figure: bool = False
 
-    def seen_at(self, x_mm: float, y_mm: float) -> "Doubt":
+    def seen_at(self, x_mm: float, y_mm: float, *, no_figure: bool = False) -> "Doubt":
         self.sighting = (float(x_mm), float(y_mm))
+        self.no_figure = no_figure
         return self
 
 
@@ -1143,7 +1147,8 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
             # else (a token and a figure fitted as one disc), this would be the fighter.
             standing_apart = (blob.stands_up and blob.ahead <= STANDING_CHANGE_AHEAD
                               and not any(_overlapping(blob, b) for b in bases))
-            doubts.append((FirmDoubt(doubt) if standing_apart else Doubt(doubt)).seen_at(blob.x_mm, blob.y_mm))
+            doubts.append((FirmDoubt(doubt) if standing_apart else Doubt(doubt)).seen_at(
+                blob.x_mm, blob.y_mm, no_figure=blob.figure is Evidence.NO))
     # Something standing clear of every space (a fighter off the row whose base matches the
     # board) is on no space whatever it is; but its figure may lean over one: that change is
     # explained, and a fighter could hide behind it as behind any other.

@@ -265,7 +265,8 @@ def _decide(blobs, mask, view, camera, registration, geometry, settings, expecte
     if len(occupied) < sum(1 for f in fighters if f.space is not None):
         doubts.append("two fighters were found on one space")
     if doubts:
-        fighters += _best_guesses(fighters, doubts, geometry, expected_fighters or MATCH_FIGHTERS)
+        at_most = MATCH_FIGHTERS if expected_fighters is None else expected_fighters  # (a count of 0 guesses no one)
+        fighters += _best_guesses(fighters, doubts, geometry, at_most, counted=expected_fighters is not None)
         occupied = tuple(sorted({f.space for f in fighters if f.space is not None}, key=_space_sort_key))
     error = "Cannot read the arena for sure: " + "; ".join(doubts) + "." if doubts else None
     return ArenaReading(
@@ -279,7 +280,7 @@ def _decide(blobs, mask, view, camera, registration, geometry, settings, expecte
 
 
 def _best_guesses(fighters: list[FighterReading], doubts: list[str], geometry: BoardGeometry,
-                  at_most: int) -> list[FighterReading]:
+                  at_most: int, *, counted: bool = False) -> list[FighterReading]:
     """The fighters a reading in doubt adds to those it is sure of, for its best reading.
 
     A doubt about something seen (an object that may be a token or a base, a figure standing on
@@ -292,20 +293,27 @@ def _best_guesses(fighters: list[FighterReading], doubts: list[str], geometry: B
     reading stays ``ok: false``; these are what the referee is asked to confirm, never an answer
     (confidence ``GUESS_CONFIDENCE``). One thing seen is one fighter at most: a space whose
     sightings lie within ``ONE_THING_MM`` of a space already guessed is the same thing seen
-    across an outline (a token on S4's edge named on S4 and S5), not a second fighter. Doubts of
-    room for a fighter (hiding behind a figure) or of change alone name no one."""
+    across an outline (a token on S4's edge named on S4 and S5), not a second fighter. A disc seen
+    with no change where a figure standing on it would show (``Doubt.no_figure``) names no one: a
+    fighter is a figure rising from its base. Doubts of change alone name no one, nor, without the
+    count, doubts of room for a fighter (hiding behind a figure). With the count (``counted``),
+    fighters it says stand unseen once every sighting is guessed are behind figures: the spaces
+    that may hide one are guessed when they are no more than the fighters missing (more would be a
+    pick among them that nothing seen makes)."""
     off_the_row = {d.off_the_row for d in doubts if getattr(d, "off_the_row", None) is not None}
     room = at_most - len(fighters) - len(off_the_row)
     taken = {f.space for f in fighters}
     seen: dict[str, list[tuple[float, float]]] = {}
     for doubt in doubts:
         sighting = getattr(doubt, "sighting", None)
-        if sighting is None:
+        if sighting is None or getattr(doubt, "no_figure", False):
             continue
         space = getattr(doubt, "space", None) or geometry.space_at(*sighting)
         if space is not None and space not in taken:
             seen.setdefault(space, []).append(sighting)
-    if room <= 0 or not seen:
+    hidden = [d.space for d in doubts
+              if isinstance(d, HidingDoubt) and d.sighting is None and d.space not in taken] if counted else []
+    if room <= 0 or not (seen or hidden):
         return []
 
     def off_centre(space: str) -> float:
@@ -319,8 +327,13 @@ def _best_guesses(fighters: list[FighterReading], doubts: list[str], geometry: B
     for space in sorted(seen, key=lambda space: (-len(seen[space]), off_centre(space))):
         if len(guessed) < room and not any(same_thing(space, other) for other in guessed):
             guessed.append(space)
-    return [FighterReading(space, tuple(np.mean(seen[space], axis=0).tolist()), GUESS_CONFIDENCE, guessed=True)
-            for space in guessed]
+    guesses = [FighterReading(space, tuple(np.mean(seen[space], axis=0).tolist()), GUESS_CONFIDENCE, guessed=True)
+               for space in guessed]
+    hidden = list(dict.fromkeys(space for space in hidden if space not in guessed))
+    if hidden and len(hidden) <= room - len(guessed):
+        # Nothing of them is seen: each is placed at its space's centre.
+        guesses += [FighterReading(space, geometry.spaces[space], GUESS_CONFIDENCE, guessed=True) for space in hidden]
+    return guesses
 
 
 def _fighters_at_covered_markers(bases, mask, view, camera, geometry, markers_found) -> list[str]:
