@@ -336,6 +336,11 @@ class Blob:
     #: Board mm of the changed points in the band in front of the rim, and how many were looked at.
     ahead_points: tuple = field(default=(), compare=False, repr=False)
     ahead_looked: int = field(default=0, compare=False, repr=False)
+    #: A token-sized disc standing up whose change runs on out of its far rim, away from the camera, as
+    #: strong as its own, without a dip, past where a token resting on it could show (see
+    #: ``_rises_out_of_it``): a figure's body rising out of its foot. Measured only on token-sized discs
+    #: standing up, not ``apart_behind``, with a figure's evidence or none.
+    rises_out: bool = False
 
     @property
     def diameter_mm(self) -> float:
@@ -558,11 +563,13 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                  and _rises_behind(mask, view, camera, x, y, r))
         rim_ahead = False
         pinched = short = 0.0
-        apart = within_resting = runs_on = False
+        apart = within_resting = runs_on = rises_out = False
         if stands_up and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:  # where standing makes it unsure
             if bare_level is None:
                 bare_level = _faint_level(board_noise(change, search) if noise is None else noise)
             apart = _apart_behind(change.score, bare_level, view, camera, x, y, r, search)
+            rises_out = (not apart and figure in (Evidence.YES, Evidence.UNKNOWN)
+                         and _rises_out_of_it(change.score, view, camera, x, y, r, search))
             if tiered >= MAX_TOKEN_TIERED and not apart:  # only where _ringed_figure asks
                 within_resting = _within_resting_reach(change.score, bare_level, mask, view, camera, x, y, r, search)
         elif (stands_up and figure in (Evidence.UNKNOWN, Evidence.YES) and 2 * r < _size_cut(settings) + SIZE_MARGIN_MM
@@ -606,7 +613,7 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                     rises_behind=rises, rim_ahead=rim_ahead, broken_behind=broken, apart_behind=apart,
                     within_resting_reach=within_resting,
                     pinched_mm=pinched, short_behind_mm=short, runs_on_behind=runs_on, across_mm=across,
-                    ahead_points=ahead_points, ahead_looked=looked)
+                    ahead_points=ahead_points, ahead_looked=looked, rises_out=rises_out)
         if _may_stand_in_a_base(blob, settings):
             blob = replace(blob, base_ring=faint_ring.round(mask, view, camera, x, y, r, settings))
         elif figure is Evidence.UNKNOWN and classify(replace(blob, stands_up=False), settings) is Kind.TOKEN:
@@ -639,6 +646,10 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         blobs.append(blob)
     discs = [b for b in blobs if is_disc(b, settings)]
     for i, blob in enumerate(blobs):
+        if blob.rises_out and _base_behind(blob, discs, camera, settings) is not None:
+            # What runs on out of it may be a base right behind it and that base's figure (a token
+            # touching a fighter whose base is the token's colour): not its own.
+            blobs[i] = blob = replace(blob, rises_out=False)
         if is_disc(blob, settings) and classify(blob, settings) is Kind.TOKEN:
             # Only where the look says token (see classify).
             blobs[i] = blob = replace(blob, top_behind=_foot_of_a_top_behind(blob, discs, camera, view, front_rim, search,
@@ -832,6 +843,8 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.FIGHTER  # a figure's foot in the faint ring of a base the board's colour
         if blob.base_ring is not None:
             return Kind.FIGHTER  # a figure in a base the board's colour, its faint ring wider than any token
+        if _figure_rising_out_of_its_foot(blob):
+            return Kind.FIGHTER  # one body out of the disc, past any token stack's reach: a figure on its foot
         if blob.figure is Evidence.YES or (blob.stands_up and not blob.apart_behind):
             return Kind.UNSURE  # a figure on a base the colour of the board, or a token at a base
         if blob.figure is Evidence.UNKNOWN and blob.tiered >= MAX_TOKEN_TIERED:
@@ -884,6 +897,19 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
     if blob.figure is Evidence.NO and _wider_than_a_token(blob):
         return Kind.UNSURE
     return {Evidence.YES: Kind.FIGHTER, Evidence.NO: Kind.TOKEN}.get(blob.figure, Kind.UNSURE)
+
+
+def _figure_rising_out_of_its_foot(blob: Blob) -> bool:
+    """A token-sized disc standing up (not apart from what stands behind it) whose change runs on out of
+    its far rim as strong as its own, with no dip, past any token stack's reach (``rises_out``).
+
+    A figure stands on the middle of its own base and is one body with its foot: a fighter whose base is
+    close to the board's or its space's colour is fitted by its foot, and the figure runs on out of that
+    disc unbroken. A token's top is flat: what stands up behind a token is apart from it, its own figure
+    at least a base's rim behind the token's (its base touching the token, the figure on its middle), and
+    between them lies that base's faint top, so the change dips there (the seventy-eighth pass's built
+    case: to 5-20 % of the token's own level, 2-10 mm past its rim) before the figure shows."""
+    return blob.stands_up and not blob.apart_behind and blob.rises_out
 
 
 def _wider_than_a_token(blob: Blob) -> bool:
@@ -3081,6 +3107,40 @@ def _breaks_behind(mask, view: BoardView, camera: CameraPosition, x: float, y: f
         return False
     bare = (mask[vi, ui] == 0) & search[vi, ui].astype(bool)
     return longest_run(bare) >= FIGURE_BREAK_MM
+
+
+#: How strong (a share of the disc's own change) the change out of a disc's far rim must stay, all the
+#: way, for a figure rising out of it (see ``_rises_out_of_it``).
+_RISES_OUT_LEVEL = 0.5
+#: Lines (mm off the centre line, across it) ``_rises_out_of_it`` walks: a figure's leg or flank off centre.
+_RISES_OUT_LINES_MM = (-4.0, 0.0, 4.0)
+
+
+def _rises_out_of_it(score, view: BoardView, camera: CameraPosition, x: float, y: float, r: float, search) -> bool:
+    """Does the change run on out of the disc's far rim, away from the camera, at every 1 mm step at least
+    ``_RISES_OUT_LEVEL`` of the disc's own change (its median along the centre line inside it), on the
+    strongest of lines a few mm either side of the centre line, from the rim to past where a token resting
+    on it could show (``_resting_token_reach``, and ``_STANDS_UP_PAST_MM`` beyond, as ``_stands_up``)?
+
+    One body seen without a break from its foot up: a figure on this disc. A token stack shows no further;
+    a figure standing behind a token shows after the faint top of its own base (see
+    ``_figure_rising_out_of_its_foot``). A line leaving the view or a marker's keep-out answers no."""
+    ax, ay = camera.away(x, y)
+    end = r + _resting_token_reach(camera, x, y) + _STANDS_UP_PAST_MM
+    distances = np.arange(-r + 2.0, end, 1.0)
+    h, w = score.shape
+    levels = []
+    for offset in _RISES_OUT_LINES_MM:
+        u, v = view.to_px(x + ax * distances - ay * offset, y + ay * distances + ax * offset)
+        ui, vi = np.round(u).astype(int), np.round(v).astype(int)
+        if not ((ui >= 0) & (ui < w) & (vi >= 0) & (vi < h)).all() or not search[vi, ui].all():
+            return False
+        levels.append(score[vi, ui])
+    own = float(np.median(levels[1][distances <= r - 2.0]))
+    if own <= 0:
+        return False
+    strongest = np.max(levels, axis=0)[distances >= r]
+    return bool((strongest >= _RISES_OUT_LEVEL * own).all())
 
 
 def _apart_behind(score, bare_level: float, view: BoardView, camera: CameraPosition, x: float, y: float,
