@@ -569,7 +569,7 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                 bare_level = _faint_level(board_noise(change, search) if noise is None else noise)
             apart = _apart_behind(change.score, bare_level, view, camera, x, y, r, search)
             rises_out = (not apart and figure in (Evidence.YES, Evidence.UNKNOWN)
-                         and _rises_out_of_it(change.score, view, camera, x, y, r, search))
+                         and _rises_out_of_it(change.score, bare_level, view, camera, x, y, r, search))
             if tiered >= MAX_TOKEN_TIERED and not apart:  # only where _ringed_figure asks
                 within_resting = _within_resting_reach(change.score, bare_level, mask, view, camera, x, y, r, search)
         elif (stands_up and figure in (Evidence.UNKNOWN, Evidence.YES) and 2 * r < _size_cut(settings) + SIZE_MARGIN_MM
@@ -646,9 +646,10 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         blobs.append(blob)
     discs = [b for b in blobs if is_disc(b, settings)]
     for i, blob in enumerate(blobs):
-        if blob.rises_out and _base_behind(blob, discs, camera, settings) is not None:
-            # What runs on out of it may be a base right behind it and that base's figure (a token
-            # touching a fighter whose base is the token's colour): not its own.
+        if blob.rises_out and _base_in_its_run(blob, discs, camera):
+            # What runs on out of it may be that base and its figure (a token touching a fighter whose
+            # base is the token's colour, or a vivid token resting at the back of a faint one with one
+            # 0.5 mm behind: the resting-behind set, 55 degrees up), not its own.
             blobs[i] = blob = replace(blob, rises_out=False)
         if is_disc(blob, settings) and classify(blob, settings) is Kind.TOKEN:
             # Only where the look says token (see classify).
@@ -3116,9 +3117,32 @@ _RISES_OUT_LEVEL = 0.5
 _RISES_OUT_LINES_MM = (-4.0, 0.0, 4.0)
 
 
-def _rises_out_of_it(score, view: BoardView, camera: CameraPosition, x: float, y: float, r: float, search) -> bool:
-    """Does the change run on out of the disc's far rim, away from the camera, at every 1 mm step at least
-    ``_RISES_OUT_LEVEL`` of the disc's own change (its median along the centre line inside it), on the
+def _rises_out_end(camera: CameraPosition, x: float, y: float, r: float) -> float:
+    """How far (mm from the disc's centre, away from the camera) ``_rises_out_of_it`` follows the change."""
+    return r + _resting_token_reach(camera, x, y) + _STANDS_UP_PAST_MM
+
+
+def _base_in_its_run(blob: Blob, discs, camera: CameraPosition) -> bool:
+    """Does a base-sized disc (not overlapping this one) lie behind it, away from the camera, across the
+    lines ``_rises_out_of_it`` follows and starting before they end? (Not any disc: a figure's top is often
+    fitted as one there, 19-23 mm, 23-35 mm behind its foot.)"""
+    ax, ay = camera.away(blob.x_mm, blob.y_mm)
+    end = _rises_out_end(camera, blob.x_mm, blob.y_mm, blob.radius_mm)
+    for other in discs:
+        if other is blob or not _base_sized(other.diameter_mm) or _overlapping(blob, other):
+            continue
+        dx, dy = other.x_mm - blob.x_mm, other.y_mm - blob.y_mm
+        along, lateral = dx * ax + dy * ay, abs(dx * ay - dy * ax)
+        if along > 0 and lateral < other.radius_mm + max(_RISES_OUT_LINES_MM) and along - other.radius_mm < end:
+            return True
+    return False
+
+
+def _rises_out_of_it(score, bare_level: float, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
+                     search) -> bool:
+    """Does the change run on out of the disc's far rim, away from the camera, with no dip: at every 1 mm
+    step at least ``_RISES_OUT_LEVEL`` of the disc's own change (its median along the centre line inside
+    it) and of the weaker of the strongest change before and after that step, and never bare board, on the
     strongest of lines a few mm either side of the centre line, from the rim to past where a token resting
     on it could show (``_resting_token_reach``, and ``_STANDS_UP_PAST_MM`` beyond, as ``_stands_up``)?
 
@@ -3126,8 +3150,7 @@ def _rises_out_of_it(score, view: BoardView, camera: CameraPosition, x: float, y
     a figure standing behind a token shows after the faint top of its own base (see
     ``_figure_rising_out_of_its_foot``). A line leaving the view or a marker's keep-out answers no."""
     ax, ay = camera.away(x, y)
-    end = r + _resting_token_reach(camera, x, y) + _STANDS_UP_PAST_MM
-    distances = np.arange(-r + 2.0, end, 1.0)
+    distances = np.arange(-r + 2.0, _rises_out_end(camera, x, y, r), 1.0)
     h, w = score.shape
     levels = []
     for offset in _RISES_OUT_LINES_MM:
@@ -3139,8 +3162,19 @@ def _rises_out_of_it(score, view: BoardView, camera: CameraPosition, x: float, y
     own = float(np.median(levels[1][distances <= r - 2.0]))
     if own <= 0:
         return False
-    strongest = np.max(levels, axis=0)[distances >= r]
-    return bool((strongest >= _RISES_OUT_LEVEL * own).all())
+    strongest = np.max(levels, axis=0)
+    before = np.maximum.accumulate(strongest)  # the strongest change up to each step, and from it on
+    after = np.maximum.accumulate(strongest[::-1])[::-1]
+    # No dip: nowhere past the rim under that share of the disc's own change, nor of the weaker of the
+    # strongest before and after it (a faint lower token, a vivid one resting on it, a base's faint top,
+    # then the figure on that base: the resting-behind set, 55-74 degrees up, the lower token's own
+    # change barely over the board's noise).
+    level = _RISES_OUT_LEVEL * np.maximum(np.minimum(before, after), own)
+    # Nor bare board (under ``bare_level``, as ``_apart_behind``): a faint token's own change barely
+    # over the noise, then the board (the same set, 74 degrees up).
+    level = np.maximum(level, bare_level)
+    past = distances >= r
+    return bool((strongest[past] >= level[past]).all())
 
 
 def _apart_behind(score, bare_level: float, view: BoardView, camera: CameraPosition, x: float, y: float,
