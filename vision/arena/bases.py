@@ -647,12 +647,14 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
     discs = [b for b in blobs if is_disc(b, settings)]
     for i, blob in enumerate(blobs):
         if blob.rises_out and (_base_in_its_run(blob, discs, camera)
-                               or any(_base_sized(d.diameter_mm) and _stands_behind(blob, d, camera) for d in discs)):
+                               or any(_base_sized(d.diameter_mm) and _stands_behind(blob, d, camera) for d in discs)
+                               or _in_a_fitted_base(blob, discs)):
             # What runs on out of it may be a base behind and its figure (a token touching a fighter whose
             # base is the token's colour, or a vivid token resting at the back of a faint one with one
             # 0.5 mm behind: the resting-behind set, 55 degrees up), not its own; and a base in front,
             # within its figure's reach, may be what it is the body of (a figure's waist fitted 11-15 mm,
             # 20-25 mm behind its vivid base, 36-42 degrees up: used 940098, 940116, 940137, 940255).
+            # A base overlapping it, which neither of those asks about, was fitted: see _in_a_fitted_base.
             blobs[i] = blob = replace(blob, rises_out=False)
         if is_disc(blob, settings) and classify(blob, settings) is Kind.TOKEN:
             # Only where the look says token (see classify).
@@ -3139,6 +3141,19 @@ def _base_in_its_run(blob: Blob, discs, camera: CameraPosition) -> bool:
         if along > 0 and lateral < other.radius_mm + max(_RISES_OUT_LINES_MM) and along - other.radius_mm < end:
             return True
     return False
+
+
+def _in_a_fitted_base(blob: Blob, discs) -> bool:
+    """Does a base-sized disc overlap this one (``_overlapping``)?
+
+    The foot rule reads a fighter whose base went unfitted (close to the board's or its space's colour)
+    by its foot. Where a base-sized disc overlaps the foot, that fighter's base was fitted, in part at
+    least, and the fighter is read by it; the foot inside it is its figure (``select_bases`` leaves such
+    a disc to the base), not a second fighter taken first for being nearer the camera. (Fresh 350159: a
+    figure's foot fitted 9 mm inside its base fitted 25.4 mm on its far part, 35 degrees up: taken as the
+    fighter, it pushed the base, off every space but reaching over S4, out of the reading, and with it
+    the twenty-fourth pass's doubt.)"""
+    return any(other is not blob and _base_sized(other.diameter_mm) and _overlapping(blob, other) for other in discs)
 
 
 def _rises_out_of_it(score, bare_level: float, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
