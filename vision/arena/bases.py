@@ -647,13 +647,16 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
     discs = [b for b in blobs if is_disc(b, settings)]
     for i, blob in enumerate(blobs):
         if blob.rises_out and (_base_in_its_run(blob, discs, camera)
-                               or any(_base_sized(d.diameter_mm) and _stands_behind(blob, d, camera) for d in discs)
+                               or any((_base_sized(d.diameter_mm) or classify(d, settings) is Kind.FIGHTER)
+                                      and _stands_behind(blob, d, camera) for d in discs)
                                or _in_a_fitted_base(blob, discs)):
             # What runs on out of it may be a base behind and its figure (a token touching a fighter whose
             # base is the token's colour, or a vivid token resting at the back of a faint one with one
-            # 0.5 mm behind: the resting-behind set, 55 degrees up), not its own; and a base in front,
-            # within its figure's reach, may be what it is the body of (a figure's waist fitted 11-15 mm,
-            # 20-25 mm behind its vivid base, 36-42 degrees up: used 940098, 940116, 940137, 940255).
+            # 0.5 mm behind: the resting-behind set, 55 degrees up), not its own; and a base in front, or a
+            # disc taken as a fighter though fitted under a base's size, within its figure's reach, may be
+            # what it is the body of (a figure's waist fitted 11-15 mm, 20-25 mm behind its vivid base,
+            # 36-42 degrees up: used 940098, 940116, 940137, 940255; a figure's top fitted 13.9 mm, 33 mm
+            # behind and beside a fighter fitted 23.4 mm: used 920123, a third fighter off every space).
             # A base overlapping it, which neither of those asks about, was fitted: see _in_a_fitted_base.
             blobs[i] = blob = replace(blob, rises_out=False)
         if is_disc(blob, settings) and classify(blob, settings) is Kind.TOKEN:
