@@ -51,3 +51,15 @@ def test_without_the_guard_the_foot_inside_its_base_hides_the_twenty_fourth_doub
     monkeypatch.setattr(bases, "_in_a_fitted_base", lambda blob, discs: False)
     reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
     assert not reading.ok and doubt not in reading.error
+
+
+@pytest.mark.parametrize("seed", [920123, 950091])
+def test_a_figure_top_behind_a_fighter_fitted_under_a_base_size_is_no_third_fighter(seed):
+    # 920123: S3's fighter fitted 23.4 mm; its figure's top, 13.9 mm, 33 mm behind and beside it, ran on as
+    # one body and was read as a fighter off every space (ok true without the count, a doubt with it).
+    live, reference, truth, count = spec_scene(seed, GEOMETRY)
+    assert count == 2
+    for fighters in (None, count):
+        reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
+        assert reading.ok and reading.occupied == truth, (fighters, reading.error)
+        assert len(reading.fighters) == count, reading.fighters
