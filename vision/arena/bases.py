@@ -341,6 +341,11 @@ class Blob:
     #: Board mm of the changed points in the band in front of the rim, and how many were looked at.
     ahead_points: tuple = field(default=(), compare=False, repr=False)
     ahead_looked: int = field(default=0, compare=False, repr=False)
+    #: A token-sized disc standing up whose change runs on out of its far rim, away from the camera, as
+    #: strong as its own, without a dip, past where a token resting on it could show (see
+    #: ``_rises_out_of_it``): a figure's body rising out of its foot. Measured only on token-sized discs
+    #: standing up, not ``apart_behind``, with a figure's evidence or none.
+    rises_out: bool = False
 
     @property
     def diameter_mm(self) -> float:
@@ -563,11 +568,13 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                  and _rises_behind(mask, view, camera, x, y, r))
         rim_ahead = False
         pinched = short = 0.0
-        apart = within_resting = runs_on = False
+        apart = within_resting = runs_on = rises_out = False
         if stands_up and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:  # where standing makes it unsure
             if bare_level is None:
                 bare_level = _faint_level(board_noise(change, search) if noise is None else noise)
             apart = _apart_behind(change.score, bare_level, view, camera, x, y, r, search)
+            rises_out = (not apart and figure in (Evidence.YES, Evidence.UNKNOWN)
+                         and _rises_out_of_it(change.score, bare_level, view, camera, x, y, r, search))
             if tiered >= MAX_TOKEN_TIERED and not apart:  # only where _ringed_figure asks
                 within_resting = _within_resting_reach(change.score, bare_level, mask, view, camera, x, y, r, search)
         elif (stands_up and figure in (Evidence.UNKNOWN, Evidence.YES) and 2 * r < _size_cut(settings) + SIZE_MARGIN_MM
@@ -613,7 +620,7 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                     rises_behind=rises, rim_ahead=rim_ahead, broken_behind=broken, apart_behind=apart,
                     within_resting_reach=within_resting,
                     pinched_mm=pinched, short_behind_mm=short, runs_on_behind=runs_on, across_mm=across,
-                    ahead_points=ahead_points, ahead_looked=looked)
+                    ahead_points=ahead_points, ahead_looked=looked, rises_out=rises_out)
         if _may_stand_in_a_base(blob, settings):
             blob = replace(blob, base_ring=faint_ring.round(mask, view, camera, x, y, r, settings))
         elif figure is Evidence.UNKNOWN and classify(replace(blob, stands_up=False), settings) is Kind.TOKEN:
@@ -646,6 +653,19 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         blobs.append(blob)
     discs = [b for b in blobs if is_disc(b, settings)]
     for i, blob in enumerate(blobs):
+        if blob.rises_out and (_base_in_its_run(blob, discs, camera)
+                               or any((_base_sized(d.diameter_mm) or classify(d, settings) is Kind.FIGHTER)
+                                      and _stands_behind(blob, d, camera) for d in discs)
+                               or _in_a_fitted_base(blob, discs)):
+            # What runs on out of it may be a base behind and its figure (a token touching a fighter whose
+            # base is the token's colour, or a vivid token resting at the back of a faint one with one
+            # 0.5 mm behind: the resting-behind set, 55 degrees up), not its own; and a base in front, or a
+            # disc taken as a fighter though fitted under a base's size, within its figure's reach, may be
+            # what it is the body of (a figure's waist fitted 11-15 mm, 20-25 mm behind its vivid base,
+            # 36-42 degrees up: used 940098, 940116, 940137, 940255; a figure's top fitted 13.9 mm, 33 mm
+            # behind and beside a fighter fitted 23.4 mm: used 920123, a third fighter off every space).
+            # A base overlapping it, which neither of those asks about, was fitted: see _in_a_fitted_base.
+            blobs[i] = blob = replace(blob, rises_out=False)
         if is_disc(blob, settings) and classify(blob, settings) is Kind.TOKEN:
             # Only where the look says token (see classify).
             blobs[i] = blob = replace(blob, top_behind=_foot_of_a_top_behind(blob, discs, camera, view, front_rim, search,
@@ -839,6 +859,8 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.FIGHTER  # a figure's foot in the faint ring of a base the board's colour
         if blob.base_ring is not None:
             return Kind.FIGHTER  # a figure in a base the board's colour, its faint ring wider than any token
+        if _figure_rising_out_of_its_foot(blob):
+            return Kind.FIGHTER  # one body out of the disc, past any token stack's reach: a figure on its foot
         if blob.figure is Evidence.YES or (blob.stands_up and not blob.apart_behind):
             return Kind.UNSURE  # a figure on a base the colour of the board, or a token at a base
         if blob.figure is Evidence.UNKNOWN and blob.tiered >= MAX_TOKEN_TIERED:
@@ -892,6 +914,19 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
     if blob.figure is Evidence.NO and _wider_than_a_token(blob):
         return Kind.UNSURE
     return {Evidence.YES: Kind.FIGHTER, Evidence.NO: Kind.TOKEN}.get(blob.figure, Kind.UNSURE)
+
+
+def _figure_rising_out_of_its_foot(blob: Blob) -> bool:
+    """A token-sized disc standing up (not apart from what stands behind it) whose change runs on out of
+    its far rim as strong as its own, with no dip, past any token stack's reach (``rises_out``).
+
+    A figure stands on the middle of its own base and is one body with its foot: a fighter whose base is
+    close to the board's or its space's colour is fitted by its foot, and the figure runs on out of that
+    disc unbroken. A token's top is flat: what stands up behind a token is apart from it, its own figure
+    at least a base's rim behind the token's (its base touching the token, the figure on its middle), and
+    between them lies that base's faint top, so the change dips there (the seventy-eighth pass's built
+    case: to 5-20 % of the token's own level, 2-10 mm past its rim) before the figure shows."""
+    return blob.stands_up and not blob.apart_behind and blob.rises_out
 
 
 def _wider_than_a_token(blob: Blob) -> bool:
@@ -3104,6 +3139,86 @@ def _breaks_behind(mask, view: BoardView, camera: CameraPosition, x: float, y: f
         return False
     bare = (mask[vi, ui] == 0) & search[vi, ui].astype(bool)
     return longest_run(bare) >= FIGURE_BREAK_MM
+
+
+#: How strong (a share of the disc's own change) the change out of a disc's far rim must stay, all the
+#: way, for a figure rising out of it (see ``_rises_out_of_it``).
+_RISES_OUT_LEVEL = 0.5
+#: Lines (mm off the centre line, across it) ``_rises_out_of_it`` walks: a figure's leg or flank off centre.
+_RISES_OUT_LINES_MM = (-4.0, 0.0, 4.0)
+
+
+def _rises_out_end(camera: CameraPosition, x: float, y: float, r: float) -> float:
+    """How far (mm from the disc's centre, away from the camera) ``_rises_out_of_it`` follows the change."""
+    return r + _resting_token_reach(camera, x, y) + _STANDS_UP_PAST_MM
+
+
+def _base_in_its_run(blob: Blob, discs, camera: CameraPosition) -> bool:
+    """Does a base-sized disc (not overlapping this one) lie behind it, away from the camera, across the
+    lines ``_rises_out_of_it`` follows and starting before they end? (Not any disc: a figure's top is often
+    fitted as one there, 19-23 mm, 23-35 mm behind its foot.)"""
+    ax, ay = camera.away(blob.x_mm, blob.y_mm)
+    end = _rises_out_end(camera, blob.x_mm, blob.y_mm, blob.radius_mm)
+    for other in discs:
+        if other is blob or not _base_sized(other.diameter_mm) or _overlapping(blob, other):
+            continue
+        dx, dy = other.x_mm - blob.x_mm, other.y_mm - blob.y_mm
+        along, lateral = dx * ax + dy * ay, abs(dx * ay - dy * ax)
+        if along > 0 and lateral < other.radius_mm + max(_RISES_OUT_LINES_MM) and along - other.radius_mm < end:
+            return True
+    return False
+
+
+def _in_a_fitted_base(blob: Blob, discs) -> bool:
+    """Does a base-sized disc overlap this one (``_overlapping``)?
+
+    The foot rule reads a fighter whose base went unfitted (close to the board's or its space's colour)
+    by its foot. Where a base-sized disc overlaps the foot, that fighter's base was fitted, in part at
+    least, and the fighter is read by it; the foot inside it is its figure (``select_bases`` leaves such
+    a disc to the base), not a second fighter taken first for being nearer the camera. (Fresh 350159: a
+    figure's foot fitted 9 mm inside its base fitted 25.4 mm on its far part, 35 degrees up: taken as the
+    fighter, it pushed the base, off every space but reaching over S4, out of the reading, and with it
+    the twenty-fourth pass's doubt.)"""
+    return any(other is not blob and _base_sized(other.diameter_mm) and _overlapping(blob, other) for other in discs)
+
+
+def _rises_out_of_it(score, bare_level: float, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
+                     search) -> bool:
+    """Does the change run on out of the disc's far rim, away from the camera, with no dip: at every 1 mm
+    step at least ``_RISES_OUT_LEVEL`` of the disc's own change (its median along the centre line inside
+    it) and of the weaker of the strongest change before and after that step, and never bare board, on the
+    strongest of lines a few mm either side of the centre line, from the rim to past where a token resting
+    on it could show (``_resting_token_reach``, and ``_STANDS_UP_PAST_MM`` beyond, as ``_stands_up``)?
+
+    One body seen without a break from its foot up: a figure on this disc. A token stack shows no further;
+    a figure standing behind a token shows after the faint top of its own base (see
+    ``_figure_rising_out_of_its_foot``). A line leaving the view or a marker's keep-out answers no."""
+    ax, ay = camera.away(x, y)
+    distances = np.arange(-r + 2.0, _rises_out_end(camera, x, y, r), 1.0)
+    h, w = score.shape
+    levels = []
+    for offset in _RISES_OUT_LINES_MM:
+        u, v = view.to_px(x + ax * distances - ay * offset, y + ay * distances + ax * offset)
+        ui, vi = np.round(u).astype(int), np.round(v).astype(int)
+        if not ((ui >= 0) & (ui < w) & (vi >= 0) & (vi < h)).all() or not search[vi, ui].all():
+            return False
+        levels.append(score[vi, ui])
+    own = float(np.median(levels[1][distances <= r - 2.0]))
+    if own <= 0:
+        return False
+    strongest = np.max(levels, axis=0)
+    before = np.maximum.accumulate(strongest)  # the strongest change up to each step, and from it on
+    after = np.maximum.accumulate(strongest[::-1])[::-1]
+    # No dip: nowhere past the rim under that share of the disc's own change, nor of the weaker of the
+    # strongest before and after it (a faint lower token, a vivid one resting on it, a base's faint top,
+    # then the figure on that base: the resting-behind set, 55-74 degrees up, the lower token's own
+    # change barely over the board's noise).
+    level = _RISES_OUT_LEVEL * np.maximum(np.minimum(before, after), own)
+    # Nor bare board (under ``bare_level``, as ``_apart_behind``): a faint token's own change barely
+    # over the noise, then the board (the same set, 74 degrees up).
+    level = np.maximum(level, bare_level)
+    past = distances >= r
+    return bool((strongest[past] >= level[past]).all())
 
 
 def _apart_behind(score, bare_level: float, view: BoardView, camera: CameraPosition, x: float, y: float,
