@@ -1162,7 +1162,15 @@ class TowerAnalyzer:
 
     def _base_row(self, obs: Observation, view: SideView) -> int | None:
         """Lowest view row of the tower blob, if any."""
-        labels, _, _, best = self._blobs(obs.cubes & ~obs.hand)
+        # Light wood is a pale hue near grey: the tower's shadow at its foot on pale paper reads as
+        # light cube colour in a dim, noisy room, hanging under the base (top_pair 972021: read as
+        # the base's bottom edge 4.75 mm under the table line, the view moved 13 mm towards the
+        # camera, every layer's rows half a cube off).  A cube before the paper moves the hue; a
+        # shadow keeps it (``_hue_changed``, from this frame's colour: the still frames' average is
+        # not made yet).  Where the reference has cube colour the hue need not move: kept.
+        shadow_like = obs.light & ~self._hue_changed(obs, view, obs.colour) & ~np.logical_or(
+            *self._reference_colours(view))
+        labels, _, _, best = self._blobs(obs.cubes & ~obs.hand & ~shadow_like)
         if best == 0:
             return None
         cube_px = self.settings.cube_mm * VIEW_PX_PER_MM
@@ -1810,11 +1818,12 @@ class TowerAnalyzer:
         return (obs.changed[rows, c0:c1].mean() >= FACE_CHANGED
                 and self._averaged_face_colour(obs, rows, c0, c1, inset=inset) is True)
 
-    def _hue_changed(self, obs: Observation, view: SideView) -> np.ndarray:
-        """Where the view's hue averaged over the still frames moved from the reference's by at
-        least half the light wood's hue distance from white: by about that much at least a cube in
-        front of pale paper moves it, whatever its shade; a shadow or sensor noise hardly moves it."""
-        r, g = _chromaticity(obs.still_colour)
+    def _hue_changed(self, obs: Observation, view: SideView, colour: np.ndarray | None = None) -> np.ndarray:
+        """Where the view's hue averaged over the still frames (or ``colour``'s) moved from the
+        reference's by at least half the light wood's hue distance from white: by about that much at
+        least a cube in front of pale paper moves it, whatever its shade; a shadow or sensor noise
+        hardly moves it."""
+        r, g = _chromaticity(obs.still_colour if colour is None else colour)
         r_ref, g_ref = _chromaticity(self._reference_view(view))
         return np.hypot(r - r_ref, g - g_ref) >= self._hue_step
 
