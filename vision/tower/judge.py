@@ -1162,29 +1162,12 @@ class TowerAnalyzer:
 
     def _base_row(self, obs: Observation, view: SideView) -> int | None:
         """Lowest view row of the tower blob, if any."""
-        row = self._lowest_full_row(obs.cubes & ~obs.hand)
-        # Light wood is a pale hue near grey: the tower's shadow at its foot on pale paper reads as
-        # light cube colour in a dim, noisy room, hanging under the base (top_pair 972021: read as
-        # the base's bottom edge 4.75 mm under the table line, the view moved 13 mm towards the
-        # camera, every layer's rows half a cube off).  A cube before the paper moves the hue; a
-        # shadow keeps it (``_hue_changed``, from this frame's colour: the still frames' average is
-        # not made yet).  Where the reference has cube colour the hue need not move: kept.  A
-        # face's own edge blurs into the paper, its hue half moved, within the blur's reach: light
-        # of the paper's hue reaching further under the rest of the tower is no part of the base.
-        shadow_like = obs.light & ~self._hue_changed(obs, view, obs.colour) & ~np.logical_or(
-            *self._reference_colours(view))
-        without = self._lowest_full_row(obs.cubes & ~obs.hand & ~shadow_like)
-        if row is not None and without is not None and row - without > self._edge_reach:
-            return without
-        return row
-
-    def _lowest_full_row(self, cubes: np.ndarray) -> int | None:
-        """Lowest view row where the biggest blob of ``cubes`` is at least 0.4 cube wide, if any."""
-        labels, _, _, best = self._blobs(cubes)
+        labels, _, _, best = self._blobs(obs.cubes & ~obs.hand)
         if best == 0:
             return None
+        cube_px = self.settings.cube_mm * VIEW_PX_PER_MM
         rows = (labels == best).sum(axis=1)
-        full = np.nonzero(rows >= 0.4 * self.settings.cube_mm * VIEW_PX_PER_MM)[0]
+        full = np.nonzero(rows >= 0.4 * cube_px)[0]
         return int(full.max()) if len(full) else None
 
     def _hand_touches_tower(self, obs: Observation) -> bool:
@@ -1827,12 +1810,11 @@ class TowerAnalyzer:
         return (obs.changed[rows, c0:c1].mean() >= FACE_CHANGED
                 and self._averaged_face_colour(obs, rows, c0, c1, inset=inset) is True)
 
-    def _hue_changed(self, obs: Observation, view: SideView, colour: np.ndarray | None = None) -> np.ndarray:
-        """Where the view's hue averaged over the still frames (or ``colour``'s) moved from the
-        reference's by at least half the light wood's hue distance from white: by about that much at
-        least a cube in front of pale paper moves it, whatever its shade; a shadow or sensor noise
-        hardly moves it."""
-        r, g = _chromaticity(obs.still_colour if colour is None else colour)
+    def _hue_changed(self, obs: Observation, view: SideView) -> np.ndarray:
+        """Where the view's hue averaged over the still frames moved from the reference's by at
+        least half the light wood's hue distance from white: by about that much at least a cube in
+        front of pale paper moves it, whatever its shade; a shadow or sensor noise hardly moves it."""
+        r, g = _chromaticity(obs.still_colour)
         r_ref, g_ref = _chromaticity(self._reference_view(view))
         return np.hypot(r - r_ref, g - g_ref) >= self._hue_step
 
