@@ -7,7 +7,9 @@ false`` with fewer than three markers visible (a correct refusal), and other ``o
 grouped by the kind of doubt, with how many of those still name the right spaces in
 ``occupied`` (the bases the reader took: its best reading, which the JSON gives with the
 doubt). ``--fighters`` passes the true fighter count on the board, as the live service does in
-a match.
+a match. Of the right ``ok: true`` readings it also counts those whose ``fighters`` list holds fewer or
+more fighters than the board (``occupied`` is right: a fighter off the row unseen, or one named there
+that is not).
 """
 
 from __future__ import annotations
@@ -31,6 +33,11 @@ LAYOUT = Path(__file__).resolve().parents[1] / "assistant" / "boxes" / "data" / 
 
 
 def run_one(job: tuple[int, bool, bool]) -> tuple[int, str, tuple, tuple, str | None, int]:
+    return read_one(job)[:6]
+
+
+def read_one(job: tuple[int, bool, bool]) -> tuple[int, str, tuple, tuple, str | None, int, int]:
+    """``run_one``'s answer and, last, the fighters the reading lists less the miniatures on the board."""
     seed, with_count, touching_tokens = job
     geometry = load_geometry(LAYOUT)
     reference, live, truth = random_match_scene(np.random.default_rng(seed), geometry, touching_tokens=touching_tokens)
@@ -43,7 +50,8 @@ def run_one(job: tuple[int, bool, bool]) -> tuple[int, str, tuple, tuple, str | 
         verdict = "markers"
     else:
         verdict = "doubt"
-    return seed, verdict, truth, reading.occupied, reading.error, len(reading.markers_found)
+    listed = len(reading.fighters) - len(live.miniatures)
+    return seed, verdict, truth, reading.occupied, reading.error, len(reading.markers_found), listed
 
 
 def doubt_kinds(error: str) -> list[str]:
@@ -64,20 +72,27 @@ def main() -> int:
     args = parser.parse_args()
     jobs = [(seed, args.fighters, args.touching_tokens) for seed in range(args.start, args.start + args.count)]
     with ProcessPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(run_one, jobs, chunksize=4))
+        results = list(pool.map(read_one, jobs, chunksize=4))
     verdicts = collections.Counter(r[1] for r in results)
     kinds = collections.Counter()
-    for seed, verdict, truth, occupied, error, markers in results:
+    for seed, verdict, truth, occupied, error, markers, listed in results:
         if verdict == "doubt":
             kinds.update(doubt_kinds(error))
         if args.verbose and verdict != "right":
             print(f"{seed}: {verdict} truth={truth} read={occupied} {error}")
+        elif args.verbose and listed:
+            print(f"{seed}: right, {abs(listed)} fighter(s) {'more' if listed > 0 else 'fewer'} listed than stand")
     readable = len(results) - verdicts["markers"]
     right = verdicts["right"]
     print(f"seeds {args.start}-{args.start + args.count - 1}{' with --fighters' if args.fighters else ''}: "
           f"{len(results)} scenes, {readable} with >= 3 markers")
     print(f"  ok and right: {right} ({100 * right / max(1, readable):.1f} % of readable)")
     print(f"  ok and WRONG: {verdicts['WRONG']}")
+    # ``occupied`` is what is scored; the ``fighters`` list may still miss a fighter off the row that
+    # nothing shows (hidden behind the other's figure), or name one that is not there.
+    fewer = sum(1 for r in results if r[1] == "right" and r[6] < 0)
+    more = sum(1 for r in results if r[1] == "right" and r[6] > 0)
+    print(f"  ok and right, fighters listed: {fewer} fewer than stand, {more} more")
     print(f"  not ok, < 3 markers: {verdicts['markers']}")
     # A doubt still carries the reader's best reading (the bases it took) in ``occupied``: how often
     # that alone is right is what a measure of ``occupied`` that ignores ``ok`` would count.
