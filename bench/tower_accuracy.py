@@ -65,6 +65,22 @@ def random_scene(kind: str, seed: int, *, four_cubes: bool = False, **overrides)
     return make_tower_scene(kind, seed=seed, heavy=heavy, light=light, frames=frames, **options)
 
 
+def add_ring_variant_arguments(parser: argparse.ArgumentParser) -> None:
+    """The rings' opt-in variants (built sets, not the headline); ``ring_variant`` reads them back."""
+    parser.add_argument("--solid-touch", action="store_true",
+                        help="touching rings' arms meet as solid cubes do (the generator's may overlap)")
+    parser.add_argument("--arm-turn", type=float, help="ring arms turned up to this many degrees (default 12)")
+    parser.add_argument("--four-cubes", action="store_true", help="four cubes per scene (a ring of one pair)")
+
+
+def ring_variant(args: argparse.Namespace) -> dict:
+    """The options ``random_scene`` takes for the variants asked for (none: every seed's own scene)."""
+    variant = {k: True for k in ("solid_touch", "four_cubes") if getattr(args, k)}
+    if args.arm_turn is not None:
+        variant["arm_turn"] = args.arm_turn
+    return variant
+
+
 def judge_one(job: tuple[str, int, dict]) -> dict:
     kind, seed, variant = job
     scene = random_scene(kind, seed, **variant)
@@ -95,13 +111,9 @@ def main() -> int:
     parser.add_argument("--kinds", default=",".join(EXPECTED),
                         help="comma-separated kinds to run (default: all; the headline mix is the standing kinds)")
     parser.add_argument("--causes", action="store_true", help="list every wrong or uncertain scene and what the judge saw")
-    parser.add_argument("--solid-touch", action="store_true",
-                        help="touching rings' arms meet as solid cubes do (the generator's may overlap)")
-    parser.add_argument("--arm-turn", type=float, help="ring arms turned up to this many degrees (default 12)")
-    parser.add_argument("--four-cubes", action="store_true", help="four cubes per scene (a ring of one pair)")
+    add_ring_variant_arguments(parser)
     args = parser.parse_args()
-    variant = {k: v for k, v in (("solid_touch", args.solid_touch), ("arm_turn", args.arm_turn),
-                                 ("four_cubes", args.four_cubes)) if v}
+    variant = ring_variant(args)
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
     unknown = [k for k in kinds if k not in EXPECTED]
     if unknown:

@@ -28,7 +28,7 @@ import numpy as np
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 import tower_ring_slits  # noqa: E402  (this script's folder is on the path)
-from tower_accuracy import random_scene  # noqa: E402
+from tower_accuracy import add_ring_variant_arguments, random_scene, ring_variant  # noqa: E402
 from vision.tower import judge_tower  # noqa: E402
 from vision.tower import judge as tower_judge  # noqa: E402
 
@@ -112,14 +112,10 @@ def main() -> int:
     parser.add_argument("--first", type=int, default=930000)
     parser.add_argument("--scenes", type=int, default=10)
     parser.add_argument("--kinds", default="ring,touching_ring,y_fork")
-    parser.add_argument("--solid-touch", action="store_true",
-                        help="touching rings' arms meet as solid cubes do (the generator's may overlap)")
-    parser.add_argument("--arm-turn", type=float, help="ring arms turned up to this many degrees (default 12)")
-    parser.add_argument("--four-cubes", action="store_true", help="four cubes per scene (a ring of one pair)")
+    add_ring_variant_arguments(parser)
     args = parser.parse_args()
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
-    variant = {k: v for k, v in (("solid_touch", args.solid_touch), ("arm_turn", args.arm_turn),
-                                 ("four_cubes", args.four_cubes)) if v}
+    variant = ring_variant(args)
     jobs = [(kind, seed, variant) for kind in kinds for seed in range(args.first, args.first + args.scenes)]
     _init()
     results = []

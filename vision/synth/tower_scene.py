@@ -568,8 +568,8 @@ def _structure(kind: str, heavy: int, light: int, rng, origin, *,
         return _balanced(lambda r: _stagger(colours, r, origin), rng, kind), heavy, light
     if kind in ("ring", "touching_ring"):
         touching = kind == "touching_ring"
-        return _balanced(lambda r: _ring(colours, r, origin, touching=touching, solid=solid_touch,
-                                               arm_turn=arm_turn), rng, kind), heavy, light
+        return _balanced(lambda r: _ring(colours, r, origin, touching=touching, solid=solid_touch, arm_turn=arm_turn),
+                         rng, kind), heavy, light
     if kind in ("top_pair", "stack_pair"):
         return _balanced(lambda r: _pair_on_top(colours, r, origin), rng, kind), heavy, light
     raise ValueError(f"unknown tower scene kind {kind!r} (known: {', '.join(KINDS)})")
