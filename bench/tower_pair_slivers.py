@@ -21,7 +21,9 @@ too, and each of the judge's readings of a pair's split (``_side_gap``) records 
 the faces in the view: the darkest and the brightest column near the split over the faces'
 brighter median, on the slit's rows and on the rows under them down to the pair's foot (where a
 gap would show the lower cube's top face).  The summary gives the geometric cues' distributions
-for pairs apart and touching; ``--json`` keeps every figure for a fuller one.
+for pairs apart and touching; ``--json`` keeps every figure, and ``--read`` summarises such files:
+each cue for the legal pairs the judge left "may touch" beside every touching pair, and what a cut
+past every touching pair would settle.
 """
 
 from __future__ import annotations
@@ -231,7 +233,65 @@ def _quantiles(values) -> str:
     if not values:
         return "-"
     q = np.percentile(values, [0, 10, 50, 90, 100])
-    return " / ".join(f"{v:.1f}" for v in q)
+    return " / ".join(f"{v:.2f}" if abs(v) < 10 else f"{v:.1f}" for v in q)
+
+
+def _set_name(scene: dict) -> str:
+    variant = scene["variant"]
+    if scene["kind"] == "touching_ring":
+        return "touching, arms to 45 deg" if variant.get("arm_turn") == 45 else (
+            "touching, solid" if variant.get("solid_touch") else "touching")
+    return scene["kind"] + (", arms to 45 deg" if variant.get("arm_turn") == 45 else "")
+
+
+# The cues, per carried pair and the judge's last reading of its split, each signed so that more
+# would mean apart (a gap's shade: darker).
+CUES = {
+    "lower cube's top, px (truth)": lambda p, read: p["base_px"],
+    "background through, px (truth)": lambda p, read: p["beyond_px"],
+    "rows >= 2 px, px (truth)": lambda p, read: p["rows2"],
+    "foot: brightest / faces": lambda p, read: read["foot"][1] if read and read["foot"] else None,
+    "foot: -darkest / faces": lambda p, read: -read["foot"][0] if read and read["foot"] else None,
+    "slit: -darkest / faces": lambda p, read: -read["slit"][0] if read and read["slit"] else None,
+    "slit: brightest / faces": lambda p, read: read["slit"][1] if read and read["slit"] else None,
+}
+
+
+def read_back(paths: list[str]) -> None:
+    """The cues' distributions from ``--judge --json`` runs: legal pairs the judge left "may touch"
+    (footprints 0.5 mm or more apart) beside every touching pair, and how many uncertain legal
+    scenes a cut just past every touching pair would settle (every may-touch pair past it)."""
+    scenes = [json.loads(line) for path in paths for line in open(path)]
+    pairs: dict[str, list] = {}
+    for scene in scenes:
+        name = _set_name(scene)
+        for p in scene["pairs"]:
+            reads = p.get("reads") or []
+            if not p["carried"] or not reads:
+                continue
+            touching = name.startswith("touching")
+            if not touching and not (p["gap"] >= 0.5 and any(r["out"] == tower_judge.SIDE_MAY_TOUCH for r in reads)):
+                continue
+            pairs.setdefault(name, []).append((p, reads[-1], scene))
+    legal = [name for name in pairs if not name.startswith("touching")]
+    for cue, value in CUES.items():
+        print(f"{cue} (pairs: min / 10 % / median / 90 % / max)")
+        for name in sorted(pairs):
+            print(f"  {name:26} {'touching' if name not in legal else 'apart, may touch':17} "
+                  f"{len(pairs[name]):4}: {_quantiles([value(p, r) for p, r, _ in pairs[name] if value(p, r) is not None])}")
+        touching = [value(p, r) for name in pairs if name not in legal for p, r, _ in pairs[name]]
+        cut = max(v for v in touching if v is not None)
+        cells = []
+        for name in sorted(legal):
+            uncertain = [s for s in scenes if _set_name(s) == name and s["verdict"] == "uncertain"]
+            settled = 0
+            for s in uncertain:
+                doubts = [(p, p["reads"][-1]) for p in s["pairs"] if p["carried"] and p.get("reads")
+                          and any(r["out"] == tower_judge.SIDE_MAY_TOUCH for r in p["reads"])]
+                settled += bool(doubts) and all(value(p, r) is not None and value(p, r) > cut for p, r in doubts)
+            past = sum(value(p, r) is not None and value(p, r) > cut for p, r, _ in pairs[name])
+            cells.append(f"{name}: {past} of {len(pairs[name])} pairs, {settled} of {len(uncertain)} uncertain scenes")
+        print(f"  past every touching pair (> {cut:.2f}): " + "; ".join(cells))
 
 
 def main() -> int:
@@ -241,8 +301,12 @@ def main() -> int:
     parser.add_argument("--kinds", default="ring,touching_ring,y_fork")
     parser.add_argument("--judge", action="store_true", help="judge each scene too")
     parser.add_argument("--json", help="also write each scene's figures to this file, one JSON object a line")
+    parser.add_argument("--read", nargs="+", metavar="FILE", help="only summarise earlier --judge --json runs")
     add_ring_variant_arguments(parser)
     args = parser.parse_args()
+    if args.read:
+        read_back(args.read)
+        return 0
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
     variant = ring_variant(args)
     tower_ring_slits._keep_what_is_built()
