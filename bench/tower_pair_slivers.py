@@ -84,24 +84,10 @@ def _record_side_gaps() -> None:
 
 
 def _first_hits(scene, cubes, boxes, box_uv, sample: int = SUPERSAMPLE):
-    """Per quarter pixel of the frame box ``box_uv`` (u0, v0, u1, v1): the index of what its ray
-    meets first (cubes, then pieces; len(cubes) + len(boxes) for the mat, table or wall)."""
-    camera = scene.camera
-    k, rot, t = camera.matrices()
-    eye = -rot.T @ t
-    u0, v0, u1, v1 = box_uv
-    us = np.arange(u0, u1, 1 / sample) + 0.5 / sample
-    vs = np.arange(v0, v1, 1 / sample) + 0.5 / sample
-    grid_u, grid_v = np.meshgrid(us, vs)
-    pix = np.stack([grid_u.ravel(), grid_v.ravel(), np.ones(grid_u.size)], axis=1)
-    dirs = pix @ np.linalg.inv(k).T @ rot
-    dirs /= np.linalg.norm(dirs, axis=1, keepdims=True)
-    hits = [tower_ring_slits._entry(eye, dirs, np.array(c.centre),
-                                    tower_ring_slits._rotation(c.yaw_deg, c.tilt_deg, c.pitch_deg), np.full(3, 5.0))
-            for c in cubes]
-    hits += [tower_ring_slits._entry(eye, dirs, np.array(p.centre), tower_ring_slits._rotation(p.yaw_deg),
-                                     np.array(p.size) / 2) for p in boxes]
-    hits = np.stack(hits, axis=1)
+    """Per ray of ``tower_ring_slits.cast``, in the grid's shape: the index of what it meets first
+    (cubes, then pieces; len(cubes) + len(boxes) for the mat, table or wall), the grid's u and v,
+    and (eye, directions, distance to the first thing met) to place what it meets."""
+    grid_u, grid_v, eye, dirs, hits = tower_ring_slits.cast(scene, cubes, boxes, box_uv, sample)
     first = np.argmin(hits, axis=1)
     ahead = hits[np.arange(len(first)), first]
     first = np.where(np.isfinite(ahead), first, len(cubes) + len(boxes))
