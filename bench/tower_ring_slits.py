@@ -100,15 +100,15 @@ def _entry(origin, dirs, centre, rotation, half) -> np.ndarray:
     return np.where((far >= near) & (far > 0), near, np.inf)
 
 
-def _pair(scene, cubes, boxes, layer: int) -> dict:
-    a, b = cubes[2 * layer - 1], cubes[2 * layer]
-    camera = scene.camera
-    k, rot, t = camera.matrices()
+def cast(scene, cubes, boxes, box_uv, sample: int = SUPERSAMPLE):
+    """Rays through every 1/``sample`` pixel of the frame box ``box_uv`` (u0, v0, u1, v1): the
+    grid's u and v, the eye, each ray's direction and its distance to each cube, then each piece
+    (inf where it misses)."""
+    k, rot, t = scene.camera.matrices()
     eye = -rot.T @ t
-    corners = camera.project(np.concatenate([a.corners(), b.corners()]))
-    (u0, v0), (u1, v1) = np.floor(corners.min(axis=0)).astype(int), np.ceil(corners.max(axis=0)).astype(int)
-    us = np.arange(u0, u1, 1 / SUPERSAMPLE) + 0.5 / SUPERSAMPLE
-    vs = np.arange(v0, v1, 1 / SUPERSAMPLE) + 0.5 / SUPERSAMPLE
+    u0, v0, u1, v1 = box_uv
+    us = np.arange(u0, u1, 1 / sample) + 0.5 / sample
+    vs = np.arange(v0, v1, 1 / sample) + 0.5 / sample
     grid_u, grid_v = np.meshgrid(us, vs)
     pix = np.stack([grid_u.ravel(), grid_v.ravel(), np.ones(grid_u.size)], axis=1)
     dirs = pix @ np.linalg.inv(k).T @ rot
@@ -116,7 +116,15 @@ def _pair(scene, cubes, boxes, layer: int) -> dict:
     hits = [_entry(eye, dirs, np.array(c.centre), _rotation(c.yaw_deg, c.tilt_deg, c.pitch_deg), np.full(3, 5.0))
             for c in cubes]
     hits += [_entry(eye, dirs, np.array(p.centre), _rotation(p.yaw_deg), np.array(p.size) / 2) for p in boxes]
-    hits = np.stack(hits, axis=1)
+    return grid_u, grid_v, eye, dirs, np.stack(hits, axis=1)
+
+
+def _pair(scene, cubes, boxes, layer: int) -> dict:
+    a, b = cubes[2 * layer - 1], cubes[2 * layer]
+    camera = scene.camera
+    corners = camera.project(np.concatenate([a.corners(), b.corners()]))
+    (u0, v0), (u1, v1) = np.floor(corners.min(axis=0)).astype(int), np.ceil(corners.max(axis=0)).astype(int)
+    grid_u, grid_v, eye, dirs, hits = cast(scene, cubes, boxes, (u0, v0, u1, v1))
     first = np.argmin(hits, axis=1)
     ahead = hits[np.arange(len(first)), first]
     # What a ray meets first: a cube or piece, else the table plane (the mat on it), else the wall.
