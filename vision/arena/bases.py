@@ -1077,10 +1077,13 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
         # token stack standing up by its figure (the thirty-fifth pass's built set, 74-80 degrees up).
         # So where what stands past the reach, apart from the disc, lies off every space, fitted or not
         # (the same set 55 degrees up, the fighter's base the spaces' colour: the seventy-fifth pass).
+        # Nor where the disc is the top of a clear base's own figure, a fighter already counted (the
+        # ninety-first pass).
         kept = []
         for b in blobs:
             if (b.within_resting_reach and not _maybe_a_fighter_off_the_spaces(b, blobs, geometry, settings)
-                    and not _apart_behind_off_the_spaces(b, mask, view, geometry, camera)):
+                    and not _apart_behind_off_the_spaces(b, mask, view, geometry, camera)
+                    and not _top_of_a_clear_base_figure(b, blobs, mask, view, camera, settings, search)):
                 b = replace(b, within_resting_reach=False)
                 taken_by_count.add(id(b))
             kept.append(b)
@@ -1290,6 +1293,26 @@ def _maybe_a_fighter_off_the_spaces(blob: Blob, blobs, geometry: BoardGeometry, 
         return False
     return any(other is not blob and is_disc(other, settings) and _off_the_spaces(other, geometry)
                and not _overlapping(blob, other) and classify(other, settings) is not Kind.TOKEN
+               for other in blobs)
+
+
+def _top_of_a_clear_base_figure(blob: Blob, blobs, mask, view: BoardView, camera: CameraPosition,
+                                settings: ArenaSettings, search) -> bool:
+    """Is ``blob`` where the figure of a clear base nearer the camera shows, one body with it: on that
+    base's line away from the camera within a figure's lean (``_on_figure_line``), the change running on
+    unbroken from the base's far rim to it (``_carries_on_to``)?
+
+    A fighter is a figure rising from its base, and seen from above the figure's top lies on that line,
+    within its height's lean; one fighter gives one base. A ringed disc standing up no further than a
+    token resting on it could is let pass by the count as a fighter's foot (``select_bases``), for were
+    it a token stack the fighter then unseen would raise a doubt. Here that fighter is not unseen: the
+    clear base is it, and the disc is its figure's top. Taken for a foot too, it would be a base standing
+    right behind the clear one, left unsure by it (``_figure_is_a_base_behind``), and the count's room
+    filled by the top instead of the base (used 910188, 940098: a 20 mm ringed disc 23-30 mm behind a
+    clear 26-27 mm base on S4 (S3), off the row; the base left as "a token or a base").
+    """
+    return any(other is not blob and is_disc(other, settings) and is_clear_base(other, settings)
+               and _on_figure_line(blob, [other], camera) and _carries_on_to(other, blob, camera, mask, view, search)
                for other in blobs)
 
 
