@@ -25,7 +25,8 @@ import numpy as np
 
 from vision.arena.geometry import BoardGeometry
 from vision.arena.hiding import (BODY_HALF_WIDTH_MM, BODY_HEIGHTS_MM, HIDE_GRID_MM, HIDE_TOP_MM, MIN_BASE_MM, MIN_FIGURE_MM,
-                                 SOLID_OVERLAP_MM, FigureCover, marker_keep_out, reaches_covered_marker, search_mask)
+                                 SOLID_OVERLAP_MM, FigureCover, marker_keep_out, markers_reached, reaches_covered_marker,
+                                 search_mask)
 from vision.arena.hiding import _TOUCH_MM as _HAND_TOUCH_MM
 from vision.arena.pose import CameraPosition
 from vision.arena.settings import ArenaSettings
@@ -2181,7 +2182,10 @@ def _figures_past_the_outlines(mask, view: BoardView, geometry: BoardGeometry, c
     ``looked_at`` is where change is looked for (the reader's search mask; made for this view and layout
     if not given): a body may run on where nothing is looked at (round a marker, off the view), as
     ``FigureCover`` takes it, so a figure leaning into a marker's kept-out square is not ruled out there
-    (the corner sweep's lone fighter on S9's back-right corner, S1's back-left: the ninety-second pass)."""
+    (the corner sweep's lone fighter on S9's back-right corner, S1's back-left: the ninety-second pass).
+    Not into the square of a covered marker that the change meets as a hand over it does (see
+    ``markers_reached``): the hand is there, and what of its change is left unexplained is no figure
+    (900031); nor standing there: a body's foot shows in the change itself."""
     left = ((mask > 0) & (explained == 0)).view(np.uint8)
     if markers_found is not None and len(markers_found) < len(geometry.markers) and left.any():
         count, labels = cv2.connectedComponents(left, connectivity=8)
@@ -2205,9 +2209,11 @@ def _figures_past_the_outlines(mask, view: BoardView, geometry: BoardGeometry, c
     taken = {geometry.space_at(b.x_mm, b.y_mm) for b in bases}
     half = geometry.space_mm / 2
     steps = np.arange(-half, half + 0.01, HIDE_GRID_MM)
-    if looked_at is None:
-        looked_at = search_mask(view, geometry)
-    unseen = ~looked_at
+    unseen = ~(search_mask(view, geometry) if looked_at is None else looked_at)
+    if markers_found is not None and len(markers_found) < len(geometry.markers):
+        for marker_id in markers_reached(mask > 0, view, geometry, markers_found, camera):
+            unseen[view.rect_mask(*marker_keep_out(geometry, marker_id))] = False  # (a hand there: no body)
+    everywhere = np.ones(labels.shape, bool)
     covers = {}
     found = []
     for space_id, (sx, sy) in geometry.spaces.items():
@@ -2226,8 +2232,10 @@ def _figures_past_the_outlines(mask, view: BoardView, geometry: BoardGeometry, c
         if meeting not in covers:
             keep = np.zeros(count, np.uint8)
             keep[list(meeting)] = 1
-            covers[meeting] = FigureCover(keep[labels], view, geometry, camera, looked_at=looked_at[rows, cols]).cover
-        cover = covers[meeting]
+            # (The foot's cover: the change itself; the body's: where nothing is looked at too.)
+            covers[meeting] = tuple(FigureCover(keep[labels], view, geometry, camera, looked_at=seen).cover
+                                    for seen in (everywhere, ~unseen[rows, cols]))
+        foot_cover, cover = covers[meeting]
         cx, cy = (grid.ravel() for grid in np.meshgrid(sx + steps, sy + steps))
         free = np.ones(len(cx), bool)
         for x, y, radius in solids:
@@ -2237,14 +2245,15 @@ def _figures_past_the_outlines(mask, view: BoardView, geometry: BoardGeometry, c
             lx, ly = camera.lean(cx, cy, height)
             u, v = (np.round(c).astype(int) for c in view.to_px(cx + lx, cy + ly))
             # Where nothing is looked at (round a marker, off the view) a body may run on, past the
-            # window too; but not stand there: just above its base, it shows in the change.
+            # window too; but not stand there: just above its base, it shows in the change itself.
             on_view = (u >= 0) & (u < unseen.shape[1]) & (v >= 0) & (v < unseen.shape[0])
             not_seen = ~on_view | unseen[np.clip(v, 0, unseen.shape[0] - 1), np.clip(u, 0, unseen.shape[1] - 1)]
             u, v = u - cols.start, v - rows.start
             inside = (u >= 0) & (u < w) & (v >= 0) & (v < h)
-            shown = np.where(inside, cover[np.clip(v, 0, h - 1), np.clip(u, 0, w - 1)], not_seen)
             if height == _STANDING_BODY_MM[0]:
-                shown &= ~not_seen
+                shown = inside & foot_cover[np.clip(v, 0, h - 1), np.clip(u, 0, w - 1)]
+            else:
+                shown = np.where(inside, cover[np.clip(v, 0, h - 1), np.clip(u, 0, w - 1)], not_seen)
             cx, cy = cx[shown], cy[shown]
             if not len(cx):
                 break
