@@ -25,7 +25,8 @@ import numpy as np
 
 from vision.arena.geometry import BoardGeometry
 from vision.arena.hiding import (BODY_HALF_WIDTH_MM, BODY_HEIGHTS_MM, HIDE_GRID_MM, HIDE_TOP_MM, MIN_BASE_MM, MIN_FIGURE_MM,
-                                 SOLID_OVERLAP_MM, FigureCover, marker_keep_out, reaches_covered_marker)
+                                 SOLID_OVERLAP_MM, FigureCover, marker_keep_out, markers_reached, reaches_covered_marker,
+                                 search_mask)
 from vision.arena.hiding import _TOUCH_MM as _HAND_TOUCH_MM
 from vision.arena.pose import CameraPosition
 from vision.arena.settings import ArenaSettings
@@ -39,6 +40,9 @@ TOKEN_MIN_MM = 15.0
 TOKEN_MAX_MM = 22.0
 #: Peaks narrower than this radius (mm) are noise: a little under the smallest token's.
 MIN_BLOB_RADIUS_MM = TOKEN_MIN_MM / 2 - 1.5
+#: No token is fitted narrower than this (mm across): a 15 mm one measures 14.75 mm at worst, and
+#: 12.8 mm partly hidden (140000-140099). A disc narrower is part of a figure (its top, or its foot).
+_LEAST_TOKEN_FIT_MM = 2 * MIN_BLOB_RADIUS_MM
 #: Change score that joins the mask where it touches clear change (score >= 1).
 FAINT_CHANGE = 0.6
 _FAINT_REACH_PX = 17
@@ -1206,8 +1210,9 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
         doubts.append(doubt)
     explained = _explained_mask(mask, view, camera, bases + standing, tokens)
     unexplained = _unexplained(mask, view, geometry, camera, bases + standing, tokens, explained=explained)
-    for space_id, (x, y) in _figures_past_the_outlines(mask, view, geometry, camera, bases + standing, solids, explained,
-                                                       markers_found):
+    body_test = _but_for_figure_parts(mask, view, camera, bases, standing, tokens, solids, explained)
+    for space_id, (x, y) in _figures_past_the_outlines(mask, view, geometry, camera, *body_test, markers_found,
+                                                       looked_at=search):
         doubts.append(HidingDoubt(f"a figure standing at ({x:.0f}, {y:.0f}) mm on {space_id}'s outline shows in change "
                                   "that no base, figure or token explains", space_id).seen_at(x, y))
     for x, y, reach in unexplained:
@@ -2159,8 +2164,29 @@ def _unexplained(mask, view: BoardView, geometry: BoardGeometry, camera: CameraP
     return places
 
 
+def _but_for_figure_parts(mask, view: BoardView, camera: CameraPosition, bases, standing, tokens, solids,
+                          explained: np.ndarray):
+    """What ``_figures_past_the_outlines`` tests a body against: (the fighters and standing things, the
+    solids, the explained mask), with the discs fitted narrower than any token (``_LEAST_TOKEN_FIT_MM``)
+    left out of all three (the ninety-second pass).
+
+    Such a disc is no token and no base: it is part of a figure, its top or its foot. Taken for a token
+    (flat, a solid) or for a fighter's foot off the row (its figure corridor explaining the change
+    behind it), the top of a lone fighter's figure on a space's back corner explains the change the
+    body test asks about, and the board reads empty (the corner sweep's ``alone-back``, 35-45 degrees
+    up: 9-11 mm discs). Left out, the body test decides: a top has its body running down to its base
+    on the space, unbroken; a foot off the row has nothing of its figure nearer the camera."""
+    parts = [d for d in standing + tokens if d.diameter_mm < _LEAST_TOKEN_FIT_MM]
+    if not parts:
+        return bases + standing, solids, explained
+    standing = [d for d in standing if not any(d is p for p in parts)]
+    tokens = [d for d in tokens if not any(d is p for p in parts)]
+    solids = [(s.x_mm, s.y_mm, s.radius_mm) for s in bases + tokens if not s.figure_only]
+    return bases + standing, solids, _explained_mask(mask, view, camera, bases + standing, tokens)
+
+
 def _figures_past_the_outlines(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases, solids,
-                               explained: np.ndarray, markers_found=None):
+                               explained: np.ndarray, markers_found=None, *, looked_at: np.ndarray | None = None):
     """Places on a space free of every base seen where a fighter's figure shows whole in change that no
     base, figure or token explains, that change lying off the spaces: each (space_id, (x_mm, y_mm)).
 
@@ -2170,12 +2196,19 @@ def _figures_past_the_outlines(mask, view: BoardView, geometry: BoardGeometry, c
     forty-fourth pass's blind spot 2): nothing on the space changed. Every fighter changes the view
     all along its figure's body (see :mod:`vision.arena.hiding`), whatever its base's colour: where
     change nobody explains holds a whole body, at every height checked, of a fighter standing on a
-    space, off that space, that fighter may be there. Only change that is not explained counts, and
-    none where nothing is looked at (round the markers): what a taken fighter's figure or a token
-    explains, or a kept-out square, holds no body here. A space a taken fighter holds is passed
-    over (one hidden there changes nothing read). Nor does change that runs up to a covered marker as
+    space, off that space, that fighter may be there. Only change that is not explained counts: what
+    a taken fighter's figure or a token explains holds no body here. A space a taken fighter holds is
+    passed over (one hidden there changes nothing read). Nor does change that runs up to a covered marker as
     a hand over it does (see :func:`vision.arena.hiding.reaches_covered_marker`): a hand's edge, cut
-    off by the kept-out square, is no figure, and holds a figure's width anywhere along it."""
+    off by the kept-out square, is no figure, and holds a figure's width anywhere along it.
+
+    ``looked_at`` is where change is looked for (the reader's search mask; made for this view and layout
+    if not given): a body may run on where nothing is looked at (round a marker, off the view), as
+    ``FigureCover`` takes it, so a figure leaning into a marker's kept-out square is not ruled out there
+    (the corner sweep's lone fighter on S9's back-right corner, S1's back-left: the ninety-second pass).
+    Not into the square of a covered marker that the change meets as a hand over it does (see
+    ``markers_reached``): the hand is there, and what of its change is left unexplained is no figure
+    (900031); nor standing there: a body's foot shows in the change itself."""
     left = ((mask > 0) & (explained == 0)).view(np.uint8)
     if markers_found is not None and len(markers_found) < len(geometry.markers) and left.any():
         count, labels = cv2.connectedComponents(left, connectivity=8)
@@ -2199,6 +2232,10 @@ def _figures_past_the_outlines(mask, view: BoardView, geometry: BoardGeometry, c
     taken = {geometry.space_at(b.x_mm, b.y_mm) for b in bases}
     half = geometry.space_mm / 2
     steps = np.arange(-half, half + 0.01, HIDE_GRID_MM)
+    unseen = ~(search_mask(view, geometry) if looked_at is None else looked_at)
+    if markers_found is not None and len(markers_found) < len(geometry.markers):
+        for marker_id in markers_reached(mask > 0, view, geometry, markers_found, camera):
+            unseen[view.rect_mask(*marker_keep_out(geometry, marker_id))] = False  # (a hand there: no body)
     everywhere = np.ones(labels.shape, bool)
     covers = {}
     found = []
@@ -2218,8 +2255,10 @@ def _figures_past_the_outlines(mask, view: BoardView, geometry: BoardGeometry, c
         if meeting not in covers:
             keep = np.zeros(count, np.uint8)
             keep[list(meeting)] = 1
-            covers[meeting] = FigureCover(keep[labels], view, geometry, camera, looked_at=everywhere).cover
-        cover = covers[meeting]
+            # (The foot's cover: the change itself; the body's: where nothing is looked at too.)
+            covers[meeting] = tuple(FigureCover(keep[labels], view, geometry, camera, looked_at=seen).cover
+                                    for seen in (everywhere, ~unseen[rows, cols]))
+        foot_cover, cover = covers[meeting]
         cx, cy = (grid.ravel() for grid in np.meshgrid(sx + steps, sy + steps))
         free = np.ones(len(cx), bool)
         for x, y, radius in solids:
@@ -2228,9 +2267,16 @@ def _figures_past_the_outlines(mask, view: BoardView, geometry: BoardGeometry, c
         for height in _STANDING_BODY_MM:  # (the places left after each height only)
             lx, ly = camera.lean(cx, cy, height)
             u, v = (np.round(c).astype(int) for c in view.to_px(cx + lx, cy + ly))
+            # Where nothing is looked at (round a marker, off the view) a body may run on, past the
+            # window too; but not stand there: just above its base, it shows in the change itself.
+            on_view = (u >= 0) & (u < unseen.shape[1]) & (v >= 0) & (v < unseen.shape[0])
+            not_seen = ~on_view | unseen[np.clip(v, 0, unseen.shape[0] - 1), np.clip(u, 0, unseen.shape[1] - 1)]
             u, v = u - cols.start, v - rows.start
             inside = (u >= 0) & (u < w) & (v >= 0) & (v < h)
-            shown = inside & cover[np.clip(v, 0, h - 1), np.clip(u, 0, w - 1)]
+            if height == _STANDING_BODY_MM[0]:
+                shown = inside & foot_cover[np.clip(v, 0, h - 1), np.clip(u, 0, w - 1)]
+            else:
+                shown = np.where(inside, cover[np.clip(v, 0, h - 1), np.clip(u, 0, w - 1)], not_seen)
             cx, cy = cx[shown], cy[shown]
             if not len(cx):
                 break
