@@ -1185,18 +1185,17 @@ class TowerAnalyzer:
         read as light wood (a pale hue near grey) under a heavy base (top_pair 972021: 5 mm wide,
         6 rows; read as the base's bottom, the view moved 13 mm towards the camera and two heavy
         cubes read light).  So light rows under the heavy face's reach are left out when they reach
-        further than the blur's tail (another reach: in a very noisy room the edge's speckle
-        trails a few rows), less than half a cube (no cube: a cube standing on the table is a cube
-        tall), and their light pixels mostly kept the paper's hue (a shadow keeps it, a cube moves
-        it: ``_hue_changed``, this frame's colour).  A light base is left alone: a dim light face's lower rows may keep the
-        paper's hue too (two_ground 810021, the fiftieth pass)."""
+        further than the blur's tail (another reach), less than half a cube (no cube: a cube
+        standing on the table is a cube tall), and their light pixels mostly kept the paper's hue
+        (a shadow keeps it, a cube moves it: ``_hue_changed``, this frame's colour).  A light base
+        is left alone: a dim light face's lower rows may keep the paper's hue too (two_ground
+        810021, the fiftieth pass)."""
         cube_px = self.settings.cube_mm * VIEW_PX_PER_MM
         heavy = np.nonzero((seen & obs.heavy).sum(axis=1) >= 0.4 * cube_px)[0]
         if not len(heavy):
             return None
         bottom = int(heavy.max()) + self._edge_reach
-        # Further than another reach (the blur's tail in a very noisy room's speckle reaches a few
-        # rows more), shorter than half a cube.
+        # In a very noisy room the edge's speckle trails a few rows of the paper's hue past the reach.
         if not bottom + self._edge_reach < row < bottom + 0.5 * cube_px:
             return None
         rows = slice(bottom + 1, row + 1)
