@@ -1162,13 +1162,46 @@ class TowerAnalyzer:
 
     def _base_row(self, obs: Observation, view: SideView) -> int | None:
         """Lowest view row of the tower blob, if any."""
-        labels, _, _, best = self._blobs(obs.cubes & ~obs.hand)
+        cubes = obs.cubes & ~obs.hand
+        labels, _, _, best = self._blobs(cubes)
         if best == 0:
             return None
         cube_px = self.settings.cube_mm * VIEW_PX_PER_MM
-        rows = (labels == best).sum(axis=1)
-        full = np.nonzero(rows >= 0.4 * cube_px)[0]
-        return int(full.max()) if len(full) else None
+        blob = labels == best
+        full = np.nonzero(blob.sum(axis=1) >= 0.4 * cube_px)[0]
+        if not len(full):
+            return None
+        row = int(full.max())
+        above = self._above_shadow_under_heavy_base(obs, view, blob & cubes, row)
+        return row if above is None else above
+
+    def _above_shadow_under_heavy_base(self, obs: Observation, view: SideView, seen: np.ndarray,
+                                       row: int) -> int | None:
+        """The heavy base's bottom row when the blob's lowest full row ``row`` lies in its shadow,
+        else None.  ``seen``: the blob's own cube-coloured pixels.
+
+        A heavy cube reads heavy down to its bottom edge; only its blur's reach (``_edge_reach``)
+        mixes it with the paper under it.  The tower's shadow on pale paper in a dim, noisy room may
+        read as light wood (a pale hue near grey) under a heavy base (top_pair 972021: 5 mm wide,
+        6 rows; read as the base's bottom, the view moved 13 mm towards the camera and two heavy
+        cubes read light).  So light rows under the heavy face's reach are left out when they reach
+        further than the blur's tail (another reach), less than half a cube (no cube: a cube
+        standing on the table is a cube tall), and their light pixels mostly kept the paper's hue
+        (a shadow keeps it, a cube moves it: ``_hue_changed``, this frame's colour).  A light base
+        is left alone: a dim light face's lower rows may keep the paper's hue too (two_ground
+        810021, the fiftieth pass)."""
+        cube_px = self.settings.cube_mm * VIEW_PX_PER_MM
+        heavy = np.nonzero((seen & obs.heavy).sum(axis=1) >= 0.4 * cube_px)[0]
+        if not len(heavy):
+            return None
+        bottom = int(heavy.max()) + self._edge_reach
+        # In a very noisy room the edge's speckle trails a few rows of the paper's hue past the reach.
+        if not bottom + self._edge_reach < row < bottom + 0.5 * cube_px:
+            return None
+        rows = slice(bottom + 1, row + 1)
+        light = seen[rows] & obs.light[rows] & ~np.logical_or(*self._reference_colours(view))[rows]
+        kept = light & ~self._hue_changed(obs, view, obs.colour)[rows]
+        return bottom if kept.sum() > 0.5 * seen[rows].sum() else None
 
     def _hand_touches_tower(self, obs: Observation) -> bool:
         """A hand blob that reaches down to the cubes near the table (it swallowed the tower), or
@@ -1810,11 +1843,12 @@ class TowerAnalyzer:
         return (obs.changed[rows, c0:c1].mean() >= FACE_CHANGED
                 and self._averaged_face_colour(obs, rows, c0, c1, inset=inset) is True)
 
-    def _hue_changed(self, obs: Observation, view: SideView) -> np.ndarray:
-        """Where the view's hue averaged over the still frames moved from the reference's by at
-        least half the light wood's hue distance from white: by about that much at least a cube in
-        front of pale paper moves it, whatever its shade; a shadow or sensor noise hardly moves it."""
-        r, g = _chromaticity(obs.still_colour)
+    def _hue_changed(self, obs: Observation, view: SideView, colour: np.ndarray | None = None) -> np.ndarray:
+        """Where the view's hue averaged over the still frames (or ``colour``'s) moved from the
+        reference's by at least half the light wood's hue distance from white: by about that much at
+        least a cube in front of pale paper moves it, whatever its shade; a shadow or sensor noise
+        hardly moves it."""
+        r, g = _chromaticity(obs.still_colour if colour is None else colour)
         r_ref, g_ref = _chromaticity(self._reference_view(view))
         return np.hypot(r - r_ref, g - g_ref) >= self._hue_step
 
