@@ -282,7 +282,8 @@ class Blob:
     broken_behind: bool = False
     #: A token-sized disc that stands up only by change beyond bare board behind it (no change at
     #: all, not even faint, across its whole width; see ``_apart_behind``): what stands there is
-    #: something apart from it, not a figure on it. Measured only on token-sized discs standing up.
+    #: something apart from it, not a figure on it. Measured only on token-sized discs standing up, or
+    #: with a figure's evidence (then: whose figure's evidence is change apart from it).
     apart_behind: bool = False
     #: A token-sized disc ringed and standing up (see ``_ringed_figure``), or a crisp disc of neither size
     #: standing up, ringed or fitted under the size cut (see ``_may_stand_up_by_a_token``), whose change runs
@@ -577,6 +578,12 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                          and _rises_out_of_it(change.score, bare_level, view, camera, x, y, r, search))
             if tiered >= MAX_TOKEN_TIERED and not apart:  # only where _ringed_figure asks
                 within_resting = _within_resting_reach(change.score, bare_level, mask, view, camera, x, y, r, search)
+        elif figure is Evidence.YES and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:
+            # Not standing up, yet a figure's evidence: that change may be apart from it (see
+            # _joined_to_what_stands_behind).
+            if bare_level is None:
+                bare_level = _faint_level(board_noise(change, search) if noise is None else noise)
+            apart = _apart_behind(change.score, bare_level, view, camera, x, y, r, search)
         elif (stands_up and figure in (Evidence.UNKNOWN, Evidence.YES) and 2 * r < _size_cut(settings) + SIZE_MARGIN_MM
               and error <= CRISP_RIM_MM
               and _may_stand_up_by_a_token(2 * r, tiered, ahead, settings)):
@@ -861,7 +868,7 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.FIGHTER  # a figure in a base the board's colour, its faint ring wider than any token
         if _figure_rising_out_of_its_foot(blob):
             return Kind.FIGHTER  # one body out of the disc, past any token stack's reach: a figure on its foot
-        if blob.figure is Evidence.YES or (blob.stands_up and not blob.apart_behind):
+        if _joined_to_what_stands_behind(blob):
             return Kind.UNSURE  # a figure on a base the colour of the board, or a token at a base
         if blob.figure is Evidence.UNKNOWN and blob.tiered >= MAX_TOKEN_TIERED:
             return Kind.UNSURE  # a faint ring round a strong middle: a base round a figure?
@@ -914,6 +921,21 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
     if blob.figure is Evidence.NO and _wider_than_a_token(blob):
         return Kind.UNSURE
     return {Evidence.YES: Kind.FIGHTER, Evidence.NO: Kind.TOKEN}.get(blob.figure, Kind.UNSURE)
+
+
+def _joined_to_what_stands_behind(blob: Blob) -> bool:
+    """A token-sized disc with a figure's evidence behind it, or standing up, not apart from it: what
+    stands there may be a figure on it (a base the board's colour) or a figure behind a token at its base.
+
+    A figure is one body joined to its foot (see ``_apart_behind``). Where bare board cuts every line away
+    from the camera across the disc's whole width, between its far rim and the end of a flat top's reach,
+    the change further on is something apart from the disc (a fighter's figure behind it, a hand over a
+    marker), and nothing stands on the disc: it is judged as a flat disc, and the change apart is left to
+    be explained on its own. That held for standing up; it holds the same for a figure's evidence, which
+    is change further out along the same line (used 995285: a 19 mm token 3.6 mm thick, 39 degrees up,
+    its "figure" the hand over marker 10 past 4 mm of bare board). Lines into a marker's keep-out or out
+    of the view answer no: there the disc stays unsure."""
+    return (blob.figure is Evidence.YES or blob.stands_up) and not blob.apart_behind
 
 
 def _figure_rising_out_of_its_foot(blob: Blob) -> bool:
