@@ -924,18 +924,22 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
 
 
 def _joined_to_what_stands_behind(blob: Blob) -> bool:
-    """A token-sized disc with a figure's evidence behind it, or standing up, not apart from it: what
-    stands there may be a figure on it (a base the board's colour) or a figure behind a token at its base.
+    """A token-sized disc standing up (not apart from what stands behind it), or with a figure's evidence:
+    what stands there may be a figure on it (a base the board's colour) or a figure behind a token at its
+    base.
 
     A figure is one body joined to its foot (see ``_apart_behind``). Where bare board cuts every line away
     from the camera across the disc's whole width, between its far rim and the end of a flat top's reach,
     the change further on is something apart from the disc (a fighter's figure behind it, a hand over a
-    marker), and nothing stands on the disc: it is judged as a flat disc, and the change apart is left to
-    be explained on its own. That held for standing up; it holds the same for a figure's evidence, which
-    is change further out along the same line (used 995285: a 19 mm token 3.6 mm thick, 39 degrees up,
-    its "figure" the hand over marker 10 past 4 mm of bare board). Lines into a marker's keep-out or out
-    of the view answer no: there the disc stays unsure."""
-    return (blob.figure is Evidence.YES or blob.stands_up) and not blob.apart_behind
+    marker). A disc that does not stand up and whose figure's evidence is such change has nothing standing
+    on it: it is judged as a flat disc, and the change apart is left to be explained on its own (used
+    995285: a 19 mm token 3.6 mm thick, 39 degrees up, its "figure" the hand over marker 10 past 4 mm of
+    bare board). Lines into a marker's keep-out or out of the view answer no: there the disc stays unsure.
+    A disc standing up with a figure's evidence stays unsure even so (the eighty-fourth pass's test pins
+    it: a foot whose figure rises out of it, what stands behind apart)."""
+    if blob.stands_up:
+        return blob.figure is Evidence.YES or not blob.apart_behind
+    return blob.figure is Evidence.YES and not blob.apart_behind
 
 
 def _figure_rising_out_of_its_foot(blob: Blob) -> bool:
