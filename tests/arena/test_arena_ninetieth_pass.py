@@ -26,6 +26,8 @@ def test_a_figures_evidence_apart_from_the_disc_stands_on_nothing():
     # Joined to it (no bare board across its whole width, or not looked at: a marker's keep-out), it stays unsure;
     # so does a disc standing up with a figure's evidence, whatever lies between (the eighty-fourth pass's test).
     assert classify(_token_sized(figure=Evidence.YES, stands_up=True, apart_behind=True), SETTINGS) is Kind.UNSURE
+    # And so does one with more of it nearer the camera: a figure's upper part, its body in front (used 900108: 1.0).
+    assert classify(_token_sized(figure=Evidence.YES, apart_behind=True, ahead=0.9), SETTINGS) is Kind.UNSURE
     assert classify(_token_sized(figure=Evidence.YES), SETTINGS) is Kind.UNSURE
     assert classify(_token_sized(figure=Evidence.NO, stands_up=True), SETTINGS) is Kind.UNSURE
     assert classify(_token_sized(figure=Evidence.NO), SETTINGS) is Kind.TOKEN

@@ -935,11 +935,13 @@ def _joined_to_what_stands_behind(blob: Blob) -> bool:
     on it: it is judged as a flat disc, and the change apart is left to be explained on its own (used
     995285: a 19 mm token 3.6 mm thick, 39 degrees up, its "figure" the hand over marker 10 past 4 mm of
     bare board). Lines into a marker's keep-out or out of the view answer no: there the disc stays unsure.
-    A disc standing up with a figure's evidence stays unsure even so (the eighty-fourth pass's test pins
-    it: a foot whose figure rises out of it, what stands behind apart)."""
+    So does a disc with more of it nearer the camera (``ahead``): a figure's upper part fitted as a disc, its
+    body in front of it (used 900108, 950054: 12-28 mm behind their taken bases, ahead 0.8-1.0; the tokens
+    read so, 0.0-0.1). A disc standing up with a figure's evidence stays unsure even so (the eighty-fourth
+    pass's test pins it: a foot whose figure rises out of it, what stands behind apart)."""
     if blob.stands_up:
         return blob.figure is Evidence.YES or not blob.apart_behind
-    return blob.figure is Evidence.YES and not blob.apart_behind
+    return blob.figure is Evidence.YES and not (blob.apart_behind and blob.ahead <= MAX_CHANGE_AHEAD)
 
 
 def _figure_rising_out_of_its_foot(blob: Blob) -> bool:
