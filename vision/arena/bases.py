@@ -286,7 +286,8 @@ class Blob:
     broken_behind: bool = False
     #: A token-sized disc that stands up only by change beyond bare board behind it (no change at
     #: all, not even faint, across its whole width; see ``_apart_behind``): what stands there is
-    #: something apart from it, not a figure on it. Measured only on token-sized discs standing up.
+    #: something apart from it, not a figure on it. Measured only on token-sized discs standing up, or
+    #: with a figure's evidence (then: whose figure's evidence is change apart from it).
     apart_behind: bool = False
     #: A token-sized disc ringed and standing up (see ``_ringed_figure``), or a crisp disc of neither size
     #: standing up, ringed or fitted under the size cut (see ``_may_stand_up_by_a_token``), whose change runs
@@ -581,6 +582,12 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                          and _rises_out_of_it(change.score, bare_level, view, camera, x, y, r, search))
             if tiered >= MAX_TOKEN_TIERED and not apart:  # only where _ringed_figure asks
                 within_resting = _within_resting_reach(change.score, bare_level, mask, view, camera, x, y, r, search)
+        elif figure is Evidence.YES and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:
+            # Not standing up, yet a figure's evidence: that change may be apart from it (see
+            # _joined_to_what_stands_behind).
+            if bare_level is None:
+                bare_level = _faint_level(board_noise(change, search) if noise is None else noise)
+            apart = _apart_behind(change.score, bare_level, view, camera, x, y, r, search)
         elif (stands_up and figure in (Evidence.UNKNOWN, Evidence.YES) and 2 * r < _size_cut(settings) + SIZE_MARGIN_MM
               and error <= CRISP_RIM_MM
               and _may_stand_up_by_a_token(2 * r, tiered, ahead, settings)):
@@ -865,7 +872,7 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.FIGHTER  # a figure in a base the board's colour, its faint ring wider than any token
         if _figure_rising_out_of_its_foot(blob):
             return Kind.FIGHTER  # one body out of the disc, past any token stack's reach: a figure on its foot
-        if blob.figure is Evidence.YES or (blob.stands_up and not blob.apart_behind):
+        if _joined_to_what_stands_behind(blob):
             return Kind.UNSURE  # a figure on a base the colour of the board, or a token at a base
         if blob.figure is Evidence.UNKNOWN and blob.tiered >= MAX_TOKEN_TIERED:
             return Kind.UNSURE  # a faint ring round a strong middle: a base round a figure?
@@ -918,6 +925,27 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
     if blob.figure is Evidence.NO and _wider_than_a_token(blob):
         return Kind.UNSURE
     return {Evidence.YES: Kind.FIGHTER, Evidence.NO: Kind.TOKEN}.get(blob.figure, Kind.UNSURE)
+
+
+def _joined_to_what_stands_behind(blob: Blob) -> bool:
+    """A token-sized disc standing up (not apart from what stands behind it), or with a figure's evidence:
+    what stands there may be a figure on it (a base the board's colour) or a figure behind a token at its
+    base.
+
+    A figure is one body joined to its foot (see ``_apart_behind``). Where bare board cuts every line away
+    from the camera across the disc's whole width, between its far rim and the end of a flat top's reach,
+    the change further on is something apart from the disc (a fighter's figure behind it, a hand over a
+    marker). A disc that does not stand up and whose figure's evidence is such change has nothing standing
+    on it: it is judged as a flat disc, and the change apart is left to be explained on its own (used
+    995285: a 19 mm token 3.6 mm thick, 39 degrees up, its "figure" the hand over marker 10 past 4 mm of
+    bare board). Lines into a marker's keep-out or out of the view answer no: there the disc stays unsure.
+    So does a disc with more of it nearer the camera (``ahead``): a figure's upper part fitted as a disc, its
+    body in front of it (used 900108, 950054: 12-28 mm behind their taken bases, ahead 0.8-1.0; the tokens
+    read so, 0.0-0.1). A disc standing up with a figure's evidence stays unsure even so (the eighty-fourth
+    pass's test pins it: a foot whose figure rises out of it, what stands behind apart)."""
+    if blob.stands_up:
+        return blob.figure is Evidence.YES or not blob.apart_behind
+    return blob.figure is Evidence.YES and not (blob.apart_behind and blob.ahead <= MAX_CHANGE_AHEAD)
 
 
 def _figure_rising_out_of_its_foot(blob: Blob) -> bool:
