@@ -54,3 +54,41 @@ def test_no_cubes_on_the_spot_is_refused():
     empty = make_tower_scene("stand", seed=1).frames[0]
     with pytest.raises(CalibrationError, match="cube"):
         calibrate_tower(empty)
+
+
+def _true_tallest_tower(camera, cube_mm: float = 10.0) -> int:
+    """The same count from the generator's own camera (not the pose calibration estimates)."""
+    k, rot, t = camera.matrices()
+    width, height = camera.size
+    half = cube_mm / 2
+    for cubes in range(1, 51):
+        top = np.array([(x, y, cubes * cube_mm) for x in (-half, half) for y in (-half, half)])
+        pix = (top @ rot.T + t) @ k.T
+        px = pix[:, :2] / pix[:, 2:3]
+        if not ((px >= 0).all() and (px[:, 0] <= width - 1).all() and (px[:, 1] <= height - 1).all()):
+            return cubes - 1
+    return 50
+
+
+@pytest.mark.parametrize("seed", [1, 4, 5])
+def test_calibration_says_how_tall_a_tower_the_picture_holds(seed):
+    shot, camera = make_calibration_shot(seed=seed)
+    cal = calibrate_tower(shot)
+    assert abs(cal.tallest_tower_cubes - _true_tallest_tower(camera)) <= 1
+    assert f"up to {cal.tallest_tower_cubes} cubes tall" in "\n".join(cal.describe())
+
+
+def test_a_camera_too_close_for_a_tall_tower_is_told_to_move_back():
+    # Fresh tower room 973105's camera: 18 cm away, 27 degrees up, the lens centre a little high;
+    # its nine-cube towers leave the picture at the top and read "uncertain" (cube_count, hand).
+    from vision.synth.tower_scene import Camera
+
+    close = Camera(distance_mm=184.5, elevation_deg=26.8, yaw_deg=-7.2, roll_deg=-2.7, focal_px=636.3,
+                   principal_offset=(3.1, -11.5))
+    far = Camera(distance_mm=300.0, elevation_deg=12.0, focal_px=560.0)
+    near_cal = calibrate_tower(make_calibration_shot(seed=6, camera=close)[0])
+    far_cal = calibrate_tower(make_calibration_shot(seed=6, camera=far)[0])
+    assert near_cal.tallest_tower_cubes < 9 <= _true_tallest_tower(far)
+    assert far_cal.tallest_tower_cubes > near_cal.tallest_tower_cubes
+    assert "move the camera back" in "\n".join(near_cal.describe())
+    assert "move the camera back" not in "\n".join(far_cal.describe())

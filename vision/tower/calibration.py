@@ -20,6 +20,12 @@ class CalibrationError(ValueError):
     """The calibration shot cannot be used (say what to fix)."""
 
 
+#: Heights checked (a fighter may hold many wounds; the boxes bring 25 of each colour).
+TALLEST_TOWER_CHECKED = 50
+#: A Knockdown Test tower this tall is common enough that the view should hold it.
+ADVISED_TOWER_CUBES = 10
+
+
 @dataclasses.dataclass(frozen=True)
 class TowerCalibration:
     markers_seen: tuple[int, ...]
@@ -31,6 +37,8 @@ class TowerCalibration:
     light_rgb: tuple[int, int, int]
     heavy_rgb: tuple[int, int, int]
     settings: TowerSettings  # the input settings with the learned colours
+    # Cubes a straight tower on the build spot can have before its top leaves the picture.
+    tallest_tower_cubes: int
 
     def to_mapping(self) -> dict[str, Any]:
         """The ``[vision.tower]`` keys to write back into the config."""
@@ -45,7 +53,30 @@ class TowerCalibration:
             f"focal length {self.focal_px:.0f} px",
             f"light cube colour: RGB {self.light_rgb}",
             f"heavy cube colour: RGB {self.heavy_rgb}",
+            self._tallest_tower_line(),
         ]
+
+    def _tallest_tower_line(self) -> str:
+        line = f"the picture holds a tower up to {self.tallest_tower_cubes} cubes tall on the build spot"
+        if self.tallest_tower_cubes < ADVISED_TOWER_CUBES:
+            # The judge cannot count what leaves the picture: such a tower is left to the referee.
+            line += (f" (fewer than {ADVISED_TOWER_CUBES}: a taller tower leaves the picture and the referee judges"
+                     " it; move the camera back)")
+        return line
+
+
+def tallest_tower_in_view(geometry, frame_size: tuple[int, int], cube_mm: float) -> int:
+    """How many cubes a straight tower on the build spot may have with all of its top corners
+    still in a picture of ``frame_size`` (width, height): the judge cannot count cubes past the
+    picture's edge (a tower cut there reads "uncertain")."""
+    width, height = frame_size
+    half = cube_mm / 2
+    for cubes in range(1, TALLEST_TOWER_CHECKED + 1):
+        top = np.array([(x, y, cubes * cube_mm) for x in (-half, half) for y in (-half, half)])
+        px = geometry.project(top)
+        if not ((px >= 0).all() and (px[:, 0] <= width - 1).all() and (px[:, 1] <= height - 1).all()):
+            return cubes - 1
+    return TALLEST_TOWER_CHECKED
 
 
 def calibrate_tower(frame: np.ndarray, settings: TowerSettings = TowerSettings()) -> TowerCalibration:
@@ -95,4 +126,5 @@ def calibrate_tower(frame: np.ndarray, settings: TowerSettings = TowerSettings()
         light_rgb=light_rgb,
         heavy_rgb=heavy_rgb,
         settings=learned,
+        tallest_tower_cubes=tallest_tower_in_view(geometry, (frame.shape[1], frame.shape[0]), cube),
     )
