@@ -1853,14 +1853,14 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
     unplaced: list[Blob] = []  # standing things whose foot is not seen: figures' tops
     # Base-like discs first (their centre is the base's), then the rest nearest the camera
     # first: a figure's own top, behind its foot, is then on a taken candidate's figure line.
-    for blob in sorted(blobs, key=lambda b: (not _stand_in_base(b, settings), _distance_to_camera(b.peak_mm, camera))):
+    for blob in sorted(blobs, key=lambda b: (not _base_like(b, settings), _distance_to_camera(b.peak_mm, camera))):
         # Clear of every space, where taking it never changes ``occupied``, a standing disc may
         # measure up to the spec's largest base + slack; on a space no wider than a clear base
         # (two touching tokens with a figure behind them measure some 31 mm).
         widest = _widest_base(settings) if _off_the_spaces(blob, geometry) else settings.base_mm + CLEAR_BASE_SLACK_MM
         if blob.fit_error_mm > STANDING_RIM_ERROR_MM or blob.diameter_mm > widest:
             continue
-        base_like = _stand_in_base(blob, settings)
+        base_like = _base_like(blob, settings)
         if not (base_like or blob.stands_up or blob.figure is Evidence.YES) or classify(blob, settings) is Kind.TOKEN:
             continue
         if not base_like and blob.ahead > MAX_CHANGE_AHEAD and not _stands_on_its_own(blob, geometry):
@@ -2075,23 +2075,6 @@ def _base_like(blob: Blob, settings: ArenaSettings) -> bool:
     return (
         blob.fit_error_mm <= CRISP_RIM_MM
         and _size_cut(settings) + SIZE_MARGIN_MM <= blob.diameter_mm <= settings.base_mm + CLEAR_BASE_SLACK_MM
-        and blob.figure is not Evidence.NO
-    )
-
-
-def _stand_in_base(blob: Blob, settings: ArenaSettings) -> bool:
-    """A base that may stand in for a fighter the count says is missing: base-like, or a crisp rim
-    just past the token/base cut, inside the margin where size alone is not trusted (the
-    ninety-fourth pass). A base seen from high above, the board's colour, fits its rim a little
-    small; the count settles which side of the cut it is on."""
-    return _base_like(blob, settings) or _just_past_the_cut(blob, settings)
-
-
-def _just_past_the_cut(blob: Blob, settings: ArenaSettings) -> bool:
-    """A crisp rim nearer the smallest base than the largest token, with nothing against a figure."""
-    return (
-        blob.fit_error_mm <= CRISP_RIM_MM
-        and _size_cut(settings) <= blob.diameter_mm < _size_cut(settings) + SIZE_MARGIN_MM
         and blob.figure is not Evidence.NO
     )
 
