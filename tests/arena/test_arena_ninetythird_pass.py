@@ -6,10 +6,13 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from arena_scenes import line_9, spec_scene
+from vision.arena import read_arena
 from vision.arena.bases import Evidence, _figure_evidence, _figure_past_a_flat_top, _flat_top_reach
 from vision.arena.pose import CameraPosition
 from vision.arena.topdown import BoardView
 
+GEOMETRY = line_9()
 VIEW = BoardView(440, 160, 3.0)
 SIXTY_UP = CameraPosition(centre_mm=(0.0, -200.0, 346.4), focal_px=800.0)  # 60 degrees up at the origin
 FORTY_UP = CameraPosition(centre_mm=(0.0, -300.0, 251.7), focal_px=800.0)  # 40 degrees up at the origin
@@ -52,3 +55,13 @@ def test_a_figure_past_the_reach_is_still_a_figure():
     # From 60 degrees a shortest figure's lean ends within the reach: the ray says nothing, as for any flat disc there
     # (whether it stands up, change past the reach all the way, is asked apart: ``stands_up``).
     assert _evidence(mask, SIXTY_UP, 8.0, _figure_past_a_flat_top) is Evidence.UNKNOWN
+
+
+def test_lone_tokens_whose_figure_was_their_own_top_are_read():
+    # Used 910004 (a 19 mm token on S5, no fighter), 940223 (19 mm on S9, no fighter), 995352 (21 mm on S9, a fighter
+    # on S6): without the count main leaves each "may be a token or a base" (its top's change counted as a figure).
+    for seed in (910004, 940223, 995352):
+        live, reference, truth, count = spec_scene(seed, GEOMETRY)
+        for fighters in (None, count):
+            reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
+            assert reading.ok and reading.occupied == truth, (seed, fighters, reading.error)
