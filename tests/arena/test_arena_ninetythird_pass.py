@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from arena_scenes import line_9, spec_scene
+from arena_scenes import line_9, read_stacked_tokens, spec_scene
 from vision.arena import read_arena
 from vision.arena.bases import Evidence, _figure_evidence, _figure_past_a_flat_top, _flat_top_reach
 from vision.arena.pose import CameraPosition
@@ -65,3 +65,13 @@ def test_lone_tokens_whose_figure_was_their_own_top_are_read():
         for fighters in (None, count):
             reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
             assert reading.ok and reading.occupied == truth, (seed, fighters, reading.error)
+
+
+def test_a_token_pair_whose_figure_is_apart_stays_read():
+    # Built `resting-wide` pairs at 55 degrees (a 22 mm token on a faint 22 mm one, 11 mm off, away from the camera):
+    # the ninetieth pass reads them by the change apart from the upper token. The flat-top reach is asked only of
+    # evidence joined to the disc; asked of these too, the first version left both unsure ("a faint ring round a
+    # strong middle").
+    for label in ((55, -20, 11.0, 22.0, 270), (55, 20, 9.0, 22.0, 270)):
+        reading, truth = read_stacked_tokens("resting-wide", label)
+        assert reading.ok and reading.occupied == truth, (label, reading.error)

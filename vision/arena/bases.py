@@ -564,8 +564,6 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                 x, y, r, error = ring
                 figure = Evidence.UNKNOWN
         figure = _figure_evidence(mask, view, camera, x, y, r, search) if figure is None else figure
-        if figure is Evidence.YES and 2 * r <= _size_cut(settings) - SIZE_MARGIN_MM:
-            figure = _figure_past_a_flat_top(mask, view, camera, x, y, r, search)
         coverage = _disc_coverage(mask, view, x, y, r - 1.5, search)
         ahead_points, looked = _change_ahead(change.score, view, camera, x, y, r)
         ahead = len(ahead_points) / looked if looked else 0.0
@@ -590,6 +588,8 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
             if bare_level is None:
                 bare_level = _faint_level(board_noise(change, search) if noise is None else noise)
             apart = _apart_behind(change.score, bare_level, view, camera, x, y, r, search)
+            if not apart:  # joined to it: is that change more than its own flat top?
+                figure = _figure_past_a_flat_top(mask, view, camera, x, y, r, search)
         elif (stands_up and figure in (Evidence.UNKNOWN, Evidence.YES) and 2 * r < _size_cut(settings) + SIZE_MARGIN_MM
               and error <= CRISP_RIM_MM
               and _may_stand_up_by_a_token(2 * r, tiered, ahead, settings)):
@@ -2446,7 +2446,9 @@ def _figure_past_a_flat_top(mask, view: BoardView, camera: CameraPosition, x: fl
     mm, while a shortest figure's lean ends 6-9 mm past a token-sized disc's rim, so change counted from
     2 mm past the rim is mostly the disc's own top (the ninetieth pass's census, B1). Only change beyond
     that reach is evidence of a figure; where the ray ends within it, it says nothing (``UNKNOWN``, as
-    for a camera so high that a figure stays over its base), and the disc is judged by size and look."""
+    for a camera so high that a figure stays over its base), and the disc is judged by size and look.
+    Asked only of a disc that does not stand up and whose evidence is joined to it (not ``apart_behind``:
+    change past bare board is the ninetieth pass's, ``_joined_to_what_stands_behind``)."""
     return _figure_evidence(mask, view, camera, x, y, r, search, past=_flat_top_reach(camera, x, y))
 
 
