@@ -1,21 +1,24 @@
-"""Ninety-third pass: a token-sized disc's figure evidence is counted only past where its own flat top may show
-(``bases._figure_past_a_flat_top``). See docs/arena-reader.md, "Ninety-third pass"."""
+"""Ninety-third pass: a token-sized disc's figure evidence counted only past where its own flat top may show.
+The rule (``_figure_past_a_flat_top``) read four token doubts right without the count but turned a right reading
+with the count (995225) into a doubt and took a fighter's figure top's evidence away elsewhere (940025, one step
+from a wrong ``ok: true``): the lead took it out. These tests keep the diagnosis, the goal (a strict xfail) and the
+guard. See docs/arena-reader.md, "Ninety-third pass"."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from arena_scenes import line_9, read_stacked_tokens, spec_scene
 from vision.arena import read_arena
-from vision.arena.bases import Evidence, _figure_evidence, _figure_past_a_flat_top, _flat_top_reach
+from vision.arena.bases import Evidence, _figure_evidence, _flat_top_reach
 from vision.arena.pose import CameraPosition
 from vision.arena.topdown import BoardView
 
 GEOMETRY = line_9()
 VIEW = BoardView(440, 160, 3.0)
 SIXTY_UP = CameraPosition(centre_mm=(0.0, -200.0, 346.4), focal_px=800.0)  # 60 degrees up at the origin
-FORTY_UP = CameraPosition(centre_mm=(0.0, -300.0, 251.7), focal_px=800.0)  # 40 degrees up at the origin
 
 
 def _mask(*discs) -> np.ndarray:
@@ -37,26 +40,15 @@ def _evidence(mask, camera, r, rule):
     return rule(mask, VIEW, camera, 0.0, 0.0, r, np.ones_like(mask))
 
 
-def test_a_flat_tops_own_change_is_no_figure():
-    # 60 degrees up a shortest figure's lean ends within a 16 mm token's flat-top reach: from 2 mm past the rim its
-    # own top reads as a figure; past the reach the ray says nothing either way.
+def test_a_flat_tops_own_change_reads_as_a_figure():
+    # The diagnosis: 60 degrees up a shortest figure's lean ends within a 16 mm token's flat-top reach, so counted
+    # from 2 mm past the rim the token's own top reads as a figure standing on it.
     mask = _flat_token(SIXTY_UP, 8.0)
     assert _evidence(mask, SIXTY_UP, 8.0, _figure_evidence) is Evidence.YES
-    assert _evidence(mask, SIXTY_UP, 8.0, _figure_past_a_flat_top) is Evidence.UNKNOWN
-    # From lower the ray runs on past the reach, over bare board: no figure.
-    mask = _flat_token(FORTY_UP, 8.0)
-    assert _evidence(mask, FORTY_UP, 8.0, _figure_past_a_flat_top) is Evidence.NO
 
 
-def test_a_figure_past_the_reach_is_still_a_figure():
-    # A figure on a foot fitted token-sized: its change runs on 36 mm past the disc's centre, past any flat top's reach.
-    mask = _mask((0.0, 0.0, 8.0), *((0.0, d, 5.0) for d in np.arange(0.0, 38.0, 2.0)))
-    assert _evidence(mask, FORTY_UP, 8.0, _figure_past_a_flat_top) is Evidence.YES
-    # From 60 degrees a shortest figure's lean ends within the reach: the ray says nothing, as for any flat disc there
-    # (whether it stands up, change past the reach all the way, is asked apart: ``stands_up``).
-    assert _evidence(mask, SIXTY_UP, 8.0, _figure_past_a_flat_top) is Evidence.UNKNOWN
-
-
+@pytest.mark.xfail(strict=True, reason="the flat-top reach rule was taken out: it cost a right reading with the "
+                   "count (docs/arena-reader.md, ninety-third pass)")
 def test_lone_tokens_whose_figure_was_their_own_top_are_read():
     # Used 910004 (a 19 mm token on S5, no fighter), 940223 (19 mm on S9, no fighter), 995352 (21 mm on S9, a fighter
     # on S6): without the count main leaves each "may be a token or a base" (its top's change counted as a figure).

@@ -588,8 +588,6 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
             if bare_level is None:
                 bare_level = _faint_level(board_noise(change, search) if noise is None else noise)
             apart = _apart_behind(change.score, bare_level, view, camera, x, y, r, search)
-            if not apart:  # joined to it: is that change more than its own flat top?
-                figure = _figure_past_a_flat_top(mask, view, camera, x, y, r, search)
         elif (stands_up and figure in (Evidence.UNKNOWN, Evidence.YES) and 2 * r < _size_cut(settings) + SIZE_MARGIN_MM
               and error <= CRISP_RIM_MM
               and _may_stand_up_by_a_token(2 * r, tiered, ahead, settings)):
@@ -2407,16 +2405,15 @@ def _near_a_space(blob: Blob, geometry: BoardGeometry) -> bool:
     return geometry.space_at(blob.x_mm, blob.y_mm) is not None or geometry.edge_distance(blob.x_mm, blob.y_mm) < 4
 
 
-def _figure_evidence(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float, search,
-                     past: float = 2.0) -> Evidence:
-    """Is there change where a figure standing on a disc at (x, y) would show, from ``past`` mm past its rim?
+def _figure_evidence(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float, search) -> Evidence:
+    """Is there change where a figure standing on a disc at (x, y) would show?
 
     Only where change can be seen: a figure leaning over a marker's keep-out counts by the
     part of it outside; one wholly inside it is neither seen nor missed (partial).
     """
     lx, ly = camera.lean(x, y, MIN_FIGURE_MM)
     reach = math.hypot(lx, ly)
-    start = r + past
+    start = r + 2.0
     if reach < start + 4.0:
         return Evidence.UNKNOWN  # seen from so high that a figure stays over its base
     ax, ay = lx / reach, ly / reach
@@ -2435,21 +2432,6 @@ def _figure_evidence(mask, view: BoardView, camera: CameraPosition, x: float, y:
     if share <= 0.2:
         return Evidence.NO
     return Evidence.PARTIAL
-
-
-def _figure_past_a_flat_top(mask, view: BoardView, camera: CameraPosition, x: float, y: float, r: float,
-                            search) -> Evidence:
-    """A token-sized disc's figure evidence counted only past where its own flat top may show.
-
-    A token is a flat disc a few mm thick: the change it makes reaches past its far rim by at most its
-    thickness seen at the camera's elevation (``_flat_top_reach``). From 55-65 degrees up that is 6.4-7.3
-    mm, while a shortest figure's lean ends 6-9 mm past a token-sized disc's rim, so change counted from
-    2 mm past the rim is mostly the disc's own top (the ninetieth pass's census, B1). Only change beyond
-    that reach is evidence of a figure; where the ray ends within it, it says nothing (``UNKNOWN``, as
-    for a camera so high that a figure stays over its base), and the disc is judged by size and look.
-    Asked only of a disc that does not stand up and whose evidence is joined to it (not ``apart_behind``:
-    change past bare board is the ninetieth pass's, ``_joined_to_what_stands_behind``)."""
-    return _figure_evidence(mask, view, camera, x, y, r, search, past=_flat_top_reach(camera, x, y))
 
 
 def _flat_top_reach(camera: CameraPosition, x: float, y: float) -> float:
