@@ -3,7 +3,8 @@ import pytest
 
 from vision.synth.tower_scene import make_calibration_shot, make_tower_scene
 from vision.tower import TowerSettings, Verdict, judge_tower
-from vision.tower.calibration import CalibrationError, calibrate_tower
+from vision.tower.calibration import CalibrationError, calibrate_tower, tallest_tower_in_view
+from vision.tower.geometry import MatGeometry
 
 ODD_BOX = {"light_rgb": (200, 160, 100), "heavy_rgb": (60, 70, 120)}
 
@@ -59,15 +60,9 @@ def test_no_cubes_on_the_spot_is_refused():
 def _true_tallest_tower(camera, cube_mm: float = 10.0) -> int:
     """The same count from the generator's own camera (not the pose calibration estimates)."""
     k, rot, t = camera.matrices()
-    width, height = camera.size
-    half = cube_mm / 2
-    for cubes in range(1, 51):
-        top = np.array([(x, y, cubes * cube_mm) for x in (-half, half) for y in (-half, half)])
-        pix = (top @ rot.T + t) @ k.T
-        px = pix[:, :2] / pix[:, 2:3]
-        if not ((px >= 0).all() and (px[:, 0] <= width - 1).all() and (px[:, 1] <= height - 1).all()):
-            return cubes - 1
-    return 50
+    true_pose = MatGeometry(table_h=k @ np.column_stack([rot[:, 0], rot[:, 1], t]), k=k, rot=rot, t=t, markers={},
+                            reprojection_px=0.0)
+    return tallest_tower_in_view(true_pose, camera.size, cube_mm)
 
 
 @pytest.mark.parametrize("seed", [1, 4, 5])

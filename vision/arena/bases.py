@@ -1224,7 +1224,7 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     # explained, and a fighter could hide behind it as behind any other.
     standing = [b for b in discs if kinds[id(b)] is Kind.UNSURE and _stands_off_the_spaces(b, bases, geometry, camera)]
     cover = FigureCover(mask, view, geometry, camera, looked_at=search)
-    solids = [(s.x_mm, s.y_mm, s.radius_mm) for s in bases + tokens if not s.figure_only]
+    solids = _solids(bases + tokens)
     # A space a fighter taken stands on holds no other: the rules let no two fighters share a space,
     # and whichever of them is there, ``occupied`` names it (with the count too, ``_with_fighter_count``).
     taken_spaces = {geometry.space_at(b.x_mm, b.y_mm) for b in bases}
@@ -2192,6 +2192,11 @@ def _unexplained(mask, view: BoardView, geometry: BoardGeometry, camera: CameraP
     return places
 
 
+def _solids(discs) -> list[tuple[float, float, float]]:
+    """(x, y, radius) mm of the discs a body cannot stand in: every one but a figure's top seen alone."""
+    return [(d.x_mm, d.y_mm, d.radius_mm) for d in discs if not d.figure_only]
+
+
 def _but_for_figure_parts(mask, view: BoardView, camera: CameraPosition, bases, standing, tokens, solids,
                           explained: np.ndarray):
     """What ``_figures_past_the_outlines`` tests a body against: (the fighters and standing things, the
@@ -2209,7 +2214,7 @@ def _but_for_figure_parts(mask, view: BoardView, camera: CameraPosition, bases, 
         return bases + standing, solids, explained
     standing = [d for d in standing if not any(d is p for p in parts)]
     tokens = [d for d in tokens if not any(d is p for p in parts)]
-    solids = [(s.x_mm, s.y_mm, s.radius_mm) for s in bases + tokens if not s.figure_only]
+    solids = _solids(bases + tokens)
     return bases + standing, solids, _explained_mask(mask, view, camera, bases + standing, tokens)
 
 
