@@ -11,7 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.arena import BoardGeometry, load_geometry, read_arena
+from vision.arena import ArenaSettings, BoardGeometry, load_geometry, read_arena
 from vision.synth.arena_scene import CameraPose, Lighting, Miniature, Scene, Token, random_match_scene, render_scene
 
 LAYOUTS = Path(__file__).resolve().parents[2] / "assistant" / "boxes" / "data" / "arenas"
@@ -71,6 +71,13 @@ def spec_scene(seed: int, geometry: BoardGeometry, *, touching_tokens: bool = Fa
     return render_scene(live, geometry), render_scene(reference, geometry), truth, len(live.miniatures)
 
 
+def read_both_ways(live, reference, geometry: BoardGeometry, count: int, settings: ArenaSettings = ArenaSettings()):
+    """Read ``live`` without the fighter count (as the offline reader does) and with ``count`` (as the live
+    service does): yields ``(fighters, reading)``, ``fighters`` None the first time."""
+    for fighters in (None, count):
+        yield fighters, read_arena(live, reference, geometry, settings, annotate=False, fighters=fighters)
+
+
 def assert_read_right_with_the_count(seed: int, geometry: BoardGeometry) -> None:
     """The spec scene ``seed`` reads ``ok`` and right when told its fighter count, as the live service is."""
     live, reference, truth, count = spec_scene(seed, geometry)
@@ -86,8 +93,8 @@ def assert_never_wrong_when_ok(seeds, geometry: BoardGeometry, *, touching_token
     answered = {True: 0, False: 0}
     for seed in seeds:
         live, reference, truth, count = spec_scene(seed, geometry, touching_tokens=touching_tokens)
-        for with_count in (True, False):
-            reading = read_arena(live, reference, geometry, annotate=False, fighters=count if with_count else None)
+        for fighters, reading in read_both_ways(live, reference, geometry, count):
+            with_count = fighters is not None
             if reading.ok:
                 answered[with_count] += 1
                 assert reading.occupied == truth, (seed, with_count, reading.occupied, truth)

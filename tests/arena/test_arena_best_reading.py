@@ -5,7 +5,7 @@ stays ``ok: false``; a guessed fighter is marked and carries a low confidence. S
 
 from __future__ import annotations
 
-from arena_scenes import line_9, spec_scene
+from arena_scenes import line_9, read_both_ways, spec_scene
 from vision.arena import ArenaSettings, ArenaWatcher, WatchStatus, calibrate_arena, read_arena
 from vision.arena.bases import Doubt, FirmDoubt, HidingDoubt
 from vision.arena.reader import GUESS_CONFIDENCE, MATCH_FIGHTERS, FighterReading, _best_guesses
@@ -58,8 +58,7 @@ def test_a_reading_in_doubt_gives_the_fighter_it_saw_as_a_guess():
     # of the same shape on main and with the rule, on both stacks; every assertion is kept.)
     live, reference, truth, count = spec_scene(900033, GEOMETRY)
     assert truth == ("S4", "S5")
-    for fighters in (None, count):
-        reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
+    for fighters, reading in read_both_ways(live, reference, GEOMETRY, count):
         assert not reading.ok and "S5" in reading.error
         assert reading.occupied == truth
         by_space = {f.space: f for f in reading.fighters}
@@ -73,8 +72,7 @@ def test_guesses_stop_at_the_count():
     # 900042: S4 sure; figures on S5's and S6's outlines. Two fighters: S5, seen nearer its centre.
     live, reference, truth, count = spec_scene(900042, GEOMETRY)
     assert truth == ("S4", "S5") and count == MATCH_FIGHTERS
-    for fighters in (None, count):
-        reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
+    for fighters, reading in read_both_ways(live, reference, GEOMETRY, count):
         assert not reading.ok and "S6" in reading.error
         assert reading.occupied == truth
     one = read_arena(live, reference, GEOMETRY, annotate=False, fighters=1)
@@ -84,8 +82,7 @@ def test_guesses_stop_at_the_count():
 def test_a_sure_reading_guesses_nothing():
     for seed in (900000, 900001, 900002):
         live, reference, truth, count = spec_scene(seed, GEOMETRY)
-        for fighters in (None, count):
-            reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
+        for fighters, reading in read_both_ways(live, reference, GEOMETRY, count):
             assert reading.ok and reading.occupied == truth, seed
             assert not any(f.guessed for f in reading.fighters)
 

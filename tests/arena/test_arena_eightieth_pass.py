@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pytest
 
-from arena_scenes import BOARD, line_9, spec_scene
+from arena_scenes import BOARD, line_9, read_both_ways, spec_scene
 from test_arena_seventyeighth_pass import _token_beside_a_fighter_and_one_behind
 from vision.arena import bases, read_arena, reader
 from vision.arena.settings import ArenaSettings
@@ -81,8 +81,7 @@ def test_touching_bases_split_by_the_rule_still_read(seed):
     # 300279's short arc fits a token's radius nearly as well as a base's (0.43 mm against 0.50): the
     # margin keeps its split (a right reading without the count, a doubt with a plain comparison).
     live, reference, truth, count = spec_scene(seed, GEOMETRY)
-    for fighters in (None, count):
-        reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
+    for fighters, reading in read_both_ways(live, reference, GEOMETRY, count):
         assert not reading.ok or reading.occupied == truth, (fighters, reading.occupied)
     if seed == 300279:
         assert reading.ok and read_arena(live, reference, GEOMETRY, annotate=False).ok

@@ -13,8 +13,8 @@ import math
 
 import pytest
 
-from arena_scenes import bench_module, line_9, read_stacked_tokens
-from vision.arena import bases, read_arena
+from arena_scenes import bench_module, line_9, read_both_ways, read_stacked_tokens
+from vision.arena import bases
 from vision.arena.bases import Blob, Evidence, Kind
 from vision.arena.settings import ArenaSettings
 from vision.synth.arena_scene import CameraPose, Token
@@ -45,8 +45,7 @@ def _resting_pair_alone(y_mm: float):
 def test_the_pair_alone_is_never_read_a_fighter(y_mm):
     # main read both S6 with ok: true: the fighter behind was never what made the pair stand up.
     live, reference = _resting_pair_alone(y_mm)
-    for fighters in (None, 0):
-        reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
+    for fighters, reading in read_both_ways(live, reference, GEOMETRY, 0):
         assert not reading.ok or reading.occupied == (), (fighters, reading.occupied, reading.error)
 
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from arena_scenes import SPACE, line_9
+from arena_scenes import SPACE, line_9, read_both_ways
 from test_arena_eightysecond_pass import _stacked_pair_before_a_fighter
-from vision.arena import read_arena
 from vision.arena.bases import Blob, Evidence, Kind, classify
 from vision.arena.settings import ArenaSettings
 
@@ -21,8 +20,7 @@ GEOMETRY = line_9()
 
 def _never_wrong(case):
     live, reference, truth = _stacked_pair_before_a_fighter(*case)
-    for fighters in (None, 1):
-        reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
+    for fighters, reading in read_both_ways(live, reference, GEOMETRY, 1):
         assert not reading.ok or reading.occupied == truth, (fighters, reading.occupied, reading.error)
 
 

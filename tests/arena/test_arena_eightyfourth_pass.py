@@ -12,7 +12,7 @@ import itertools
 
 import pytest
 
-from arena_scenes import BOARD, SPACE, assert_never_wrong_when_ok, away_from_camera, line_9, render, scene, spec_scene
+from arena_scenes import BOARD, SPACE, assert_never_wrong_when_ok, away_from_camera, line_9, read_both_ways, render, scene, spec_scene
 from vision.arena import bases, read_arena
 from vision.arena.bases import Blob, Evidence, Kind, classify, replace
 from vision.arena.settings import ArenaSettings
@@ -68,8 +68,7 @@ TRAPS = [(el, az, base, size, width) for el, az, base, (size, width)
 @pytest.mark.parametrize("case", TRAPS)
 def test_a_token_with_a_fighter_right_behind_it_is_never_read_a_fighter(case):
     live, reference, truth = _token_with_a_fighter_right_behind(*case)
-    for fighters in (None, 1):
-        reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
+    for fighters, reading in read_both_ways(live, reference, GEOMETRY, 1):
         assert not reading.ok or reading.occupied == truth, (fighters, reading.occupied)
 
 

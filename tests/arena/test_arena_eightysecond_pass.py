@@ -13,8 +13,7 @@ import math
 import cv2
 import pytest
 
-from arena_scenes import SPACE, line_9, read_stacked_tokens, render, scene, spec_scene
-from vision.arena import read_arena
+from arena_scenes import SPACE, line_9, read_both_ways, read_stacked_tokens, render, scene, spec_scene
 from vision.synth.arena_scene import CameraPose, Miniature, Token
 
 GEOMETRY = line_9()
@@ -28,8 +27,7 @@ GROUP = [950297, 900142, 940027, 940117, 940136, 910168, 910213, 910233, 910280,
 @pytest.mark.parametrize("seed", GROUP)
 def test_a_lone_fighter_fitted_wider_than_a_base_is_never_read_wrong(seed):
     live, reference, truth, count = spec_scene(seed, GEOMETRY)
-    for fighters in (None, count):
-        reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
+    for fighters, reading in read_both_ways(live, reference, GEOMETRY, count):
         assert not reading.ok or reading.occupied == truth, (fighters, reading.occupied, reading.error)
 
 
@@ -70,8 +68,7 @@ def _stacked_pair_before_a_fighter(elevation, azimuth, offset, angle, base, rest
 def test_a_stacked_pair_fitted_round_before_a_vivid_fighter_is_never_read_a_fighter(case):
     # The pair fitted 30.2-30.6 mm, round where measured: the rule said yes; the base behind kept it a doubt.
     live, reference, truth = _stacked_pair_before_a_fighter(*case)
-    for fighters in (None, 1):
-        reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
+    for fighters, reading in read_both_ways(live, reference, GEOMETRY, 1):
         assert not reading.ok or reading.occupied == truth, (fighters, reading.occupied, reading.error)
 
 
@@ -85,6 +82,5 @@ def test_a_stacked_pair_fitted_round_before_a_vivid_fighter_is_never_read_a_figh
 ])
 def test_a_stacked_pair_before_a_fighter_on_a_base_the_spaces_colour_is_never_read_a_fighter(case):
     live, reference, truth = _stacked_pair_before_a_fighter(*case)
-    for fighters in (None, 1):
-        reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
+    for fighters, reading in read_both_ways(live, reference, GEOMETRY, 1):
         assert not reading.ok or reading.occupied == truth, (cv2.__version__, fighters, reading.occupied)

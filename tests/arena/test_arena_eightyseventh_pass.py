@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import pytest
 
-from arena_scenes import SPACE, line_9, spec_scene
+from arena_scenes import SPACE, line_9, read_both_ways, spec_scene
 from test_arena_eightysecond_pass import _stacked_pair_before_a_fighter
-from vision.arena import read_arena
 
 GEOMETRY = line_9()
 
 
 def _never_wrong(live, reference, truth, count):
-    for fighters in (None, count):
-        reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
+    for fighters, reading in read_both_ways(live, reference, GEOMETRY, count):
         assert not reading.ok or reading.occupied == truth, (fighters, reading.occupied, reading.error)
 
 

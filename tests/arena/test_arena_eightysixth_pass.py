@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena_scenes import line_9, spec_scene
+from arena_scenes import line_9, read_both_ways, spec_scene
 from vision.arena import bases, read_arena
 from vision.arena.bases import Blob, Evidence
 
@@ -26,8 +26,7 @@ def test_two_touching_fighters_the_best_reading_tests_once_used_are_read_right()
     # 900003: S3's fighter sure; S4's foot fitted 20 mm, its figure running on out of it: a fighter now.
     live, reference, truth, count = spec_scene(900003, GEOMETRY)
     assert truth == ("S3", "S4")
-    for fighters in (None, count):
-        reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
+    for fighters, reading in read_both_ways(live, reference, GEOMETRY, count):
         assert reading.ok and reading.occupied == truth, (fighters, reading.error)
 
 
@@ -59,7 +58,6 @@ def test_a_figure_top_behind_a_fighter_fitted_under_a_base_size_is_no_third_figh
     # one body and was read as a fighter off every space (ok true without the count, a doubt with it).
     live, reference, truth, count = spec_scene(seed, GEOMETRY)
     assert count == 2
-    for fighters in (None, count):
-        reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
+    for fighters, reading in read_both_ways(live, reference, GEOMETRY, count):
         assert reading.ok and reading.occupied == truth, (fighters, reading.error)
         assert len(reading.fighters) == count, reading.fighters

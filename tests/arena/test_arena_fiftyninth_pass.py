@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.arena.arena_scenes import bench_module, spec_scene
+from tests.arena.arena_scenes import bench_module, read_both_ways, spec_scene
 from vision.arena import bases, load_geometry, read_arena
 from vision.arena.bases import Blob, Evidence, Kind
 from vision.arena.pose import CameraPosition
@@ -151,8 +151,7 @@ def test_a_pair_fitted_against_a_fighter_just_behind_is_never_read_as_one(which,
     geometry = load_geometry(bench.LAYOUT)
     live = render_scene(bench._scene(pose, minis, tokens), geometry)
     reference = render_scene(bench._scene(pose, seed=99), geometry)
-    for fighters in (None, len(minis)):
-        reading = read_arena(live, reference, geometry, annotate=False, fighters=fighters)
+    for fighters, reading in read_both_ways(live, reference, geometry, len(minis)):
         assert not reading.ok or reading.occupied == truth, (fighters, reading.occupied, reading.error)
 
 

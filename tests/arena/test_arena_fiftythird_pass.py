@@ -23,7 +23,7 @@ from vision.arena.pose import CameraPosition
 from vision.arena.settings import ArenaSettings
 from vision.arena.topdown import BoardView
 
-from tests.arena.arena_scenes import spec_scene
+from tests.arena.arena_scenes import read_both_ways, spec_scene
 
 SETTINGS = ArenaSettings()
 #: In front of the board and above it (some 70 degrees up at x 40): away from the camera is +y.
@@ -147,6 +147,5 @@ STAY = [(670108, False), (670076, False), (670087, False), (670002, True), (6700
 @pytest.mark.parametrize("seed, touching", STAY)
 def test_left_alone_never_wrong(geometry, seed, touching):
     live, reference, truth, count = spec_scene(seed, geometry, touching_tokens=touching)
-    for fighters in (None, count):
-        reading = read_arena(live, reference, geometry, ArenaSettings(), annotate=False, fighters=fighters)
+    for fighters, reading in read_both_ways(live, reference, geometry, count):
         assert not reading.ok or reading.occupied == truth, (fighters, reading.occupied)

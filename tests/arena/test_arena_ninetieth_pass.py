@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from arena_scenes import line_9, spec_scene
-from vision.arena import read_arena
+from arena_scenes import line_9, read_both_ways, spec_scene
 from vision.arena.bases import Blob, Evidence, Kind, classify
 from vision.arena.settings import ArenaSettings
 
@@ -38,6 +37,5 @@ def test_a_token_whose_figure_is_a_hand_over_a_marker_apart_from_it_is_read():
     # change lies on the token's line away from the camera past 4 mm of bare board. main: "may be a token or a base".
     live, reference, truth, count = spec_scene(995285, GEOMETRY)
     assert truth == () and count == 0
-    for fighters in (None, count):
-        reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
+    for fighters, reading in read_both_ways(live, reference, GEOMETRY, count):
         assert reading.ok and reading.occupied == (), (fighters, reading.error)

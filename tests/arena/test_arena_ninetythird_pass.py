@@ -10,8 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from arena_scenes import line_9, read_stacked_tokens, spec_scene
-from vision.arena import read_arena
+from arena_scenes import line_9, read_both_ways, read_stacked_tokens, spec_scene
 from vision.arena.bases import Evidence, _figure_evidence, _flat_top_reach
 from vision.arena.pose import CameraPosition
 from vision.arena.topdown import BoardView
@@ -54,8 +53,7 @@ def test_lone_tokens_whose_figure_was_their_own_top_are_read():
     # on S6): without the count main leaves each "may be a token or a base" (its top's change counted as a figure).
     for seed in (910004, 940223, 995352):
         live, reference, truth, count = spec_scene(seed, GEOMETRY)
-        for fighters in (None, count):
-            reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
+        for fighters, reading in read_both_ways(live, reference, GEOMETRY, count):
             assert reading.ok and reading.occupied == truth, (seed, fighters, reading.error)
 
 

@@ -14,8 +14,7 @@ import itertools
 
 import pytest
 
-from arena_scenes import BOARD, SPACE, away_from_camera, line_9, render, scene, spec_scene
-from vision.arena import read_arena
+from arena_scenes import BOARD, SPACE, away_from_camera, line_9, read_both_ways, render, scene, spec_scene
 from vision.synth.arena_scene import CameraPose, Miniature, Token
 
 GEOMETRY = line_9()
@@ -27,8 +26,7 @@ def test_touching_neighbours_one_fitted_short_are_never_read_wrong(seed):
     # 17-22 to the side; the one further from the camera fitted 21.0-22.5 mm, its figure standing up. Main
     # leaves each an honest doubt; were it answered, it must be right, with the count and without.
     live, reference, truth, count = spec_scene(seed, GEOMETRY)
-    for fighters in (None, count):
-        reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
+    for fighters, reading in read_both_ways(live, reference, GEOMETRY, count):
         assert not reading.ok or reading.occupied == truth, (fighters, reading.occupied, reading.error)
 
 
@@ -57,6 +55,5 @@ CASES += [(40, 20, SPACE, 8.0), (40, 20, SPACE, 8.0, 46.0)]
 @pytest.mark.parametrize("case", CASES)
 def test_a_token_beside_a_fighter_with_another_behind_it_is_never_read_a_fighter(case):
     live, reference, truth = _token_beside_a_fighter_and_one_behind(*case)
-    for fighters in (None, 2):
-        reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
+    for fighters, reading in read_both_ways(live, reference, GEOMETRY, 2):
         assert not reading.ok or reading.occupied == truth, (fighters, reading.occupied)

@@ -18,7 +18,7 @@ import math
 
 import pytest
 
-from arena_scenes import BOARD, line_9, spec_scene, token_in_front_of_a_fighter
+from arena_scenes import BOARD, line_9, read_both_ways, spec_scene, token_in_front_of_a_fighter
 from vision.arena import read_arena
 from vision.arena.bases import Blob, Evidence, Kind, classify
 from vision.arena.settings import ArenaSettings
@@ -66,7 +66,6 @@ CLASS_SEEDS = [450000, 450010, 450050, 450069, 450088, 450123, 450188, 450225, 4
 @pytest.mark.parametrize("seed", CLASS_SEEDS)
 def test_the_class_is_never_a_wrong_reading(seed):
     live, reference, truth, count = spec_scene(seed, GEOMETRY)
-    for fighters in (None, count):
-        reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
+    for fighters, reading in read_both_ways(live, reference, GEOMETRY, count):
         assert not reading.ok or reading.occupied == truth, (fighters, reading.occupied, truth)
 

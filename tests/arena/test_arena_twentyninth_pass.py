@@ -13,7 +13,7 @@ import math
 
 import pytest
 
-from arena_scenes import away_from_camera, line_9, spec_scene
+from arena_scenes import away_from_camera, line_9, read_both_ways, spec_scene
 from vision.arena import read_arena
 from vision.synth.arena_scene import CameraPose, Lighting, Miniature, Scene, Token, render_scene
 
@@ -48,8 +48,7 @@ def test_a_token_against_a_fighter_under_its_figure_is_never_a_fighter(elevation
     # tried took it for a fighter at (17.7, 18.8) mm (a doubt only because that lies on an outline;
     # with the count, a right reading turned into "2 fighters where 1 stands").
     live, reference, token = _token_against_a_fighter(elevation, 22.0)
-    for fighters in (None, 1):
-        reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
+    for fighters, reading in read_both_ways(live, reference, GEOMETRY, 1):
         at_token = [f.board_mm for f in reading.fighters  # (taken: a guess of a reading in doubt is no reading)
                     if not f.guessed and math.hypot(f.board_mm[0] - token.x_mm, f.board_mm[1] - token.y_mm) < token.diameter_mm / 2]
         assert not at_token, (fighters, at_token)
@@ -65,6 +64,5 @@ def test_a_token_against_a_fighter_under_its_figure_is_never_a_fighter(elevation
 @pytest.mark.parametrize("seed", [380018, 380167, 380212])
 def test_touching_neighbours_on_a_figure_line_are_never_a_wrong_reading(seed):
     live, reference, truth, count = spec_scene(seed, GEOMETRY)
-    for fighters in (None, count):
-        reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=fighters)
+    for fighters, reading in read_both_ways(live, reference, GEOMETRY, count):
         assert not reading.ok or reading.occupied == truth, (fighters, reading.occupied, truth)
