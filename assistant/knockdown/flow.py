@@ -12,13 +12,12 @@ Threading: not thread-safe; the service calls it under its one lock.
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import math
 import random
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Protocol
 
 
@@ -79,7 +78,8 @@ class PendingTest:
         )
 
 
-def tall_tower_warning(test: PendingTest | None, view_holds_cubes: int | None, builder: str | None = None) -> str | None:
+def tall_tower_warning(test: PendingTest | None, view_holds_cubes: int | None,
+                       builder: str | None = None) -> str | None:
     """Why the judge may say "uncertain" before the test starts: the tower to build is taller
     than the tower camera's picture holds (as calibrated). None when it fits or nobody measured."""
     if test is None or test.variant != "tower" or view_holds_cubes is None:
@@ -364,7 +364,7 @@ class KnockdownFlow:
         warning = self.view_warning
         if warning and verdict.verdict == "uncertain":
             # Say the likely why with the doubt; the verdict itself is the judge's.
-            verdict = dataclasses.replace(verdict, reasons=(*verdict.reasons, warning))
+            verdict = replace(verdict, reasons=(*verdict.reasons, warning))
         self.state = FlowState.VERDICT
         self.verdict = verdict
         confident = verdict.passed is not None and verdict.confidence >= self.confident_at
