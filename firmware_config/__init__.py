@@ -239,7 +239,10 @@ def dump_config(config: Config) -> str:
 
 
 def _dump_section(section: BaseModel, path: list[str]) -> str:
-    values = {name: getattr(section, name) for name in type(section).model_fields}
+    fields = type(section).model_fields
+    # An optional key left unset (None) is not written: absent reads back as unset.
+    values = {name: getattr(section, name) for name, field in fields.items()
+              if field.is_required() or getattr(section, name) is not None}
     lines = [f"[{'.'.join(path)}]"] if path else []
     lines += [f"{k} = {_toml_value(v)}" for k, v in values.items() if not isinstance(v, BaseModel)]
     text = "\n".join(lines) + "\n" if len(lines) > bool(path) else ""

@@ -164,6 +164,12 @@ class TowerVisionConfig(_Section):
     marker_offset_mm: Annotated[Number, Field(ge=0, le=1000)]
     settle_seconds: Annotated[Number, Field(ge=0, le=30)]
     auto_confirm_confidence: Annotated[Number, Field(ge=0.5, le=1.0)]
+    # Written by `knockdown calibrate tower`; absent (None) in a config never calibrated.
+    tallest_tower_cubes: Annotated[StrictInt, Field(ge=1)] | None = Field(
+        None,
+        description="cubes a straight tower on the build spot may have before its top leaves the tower "
+        "camera's picture (measured by `knockdown calibrate tower`); absent = not measured, no warning",
+    )
 
     @field_validator("marker_ids")
     @classmethod

@@ -17,7 +17,7 @@ import math
 import random
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Protocol
 
 
@@ -78,6 +78,20 @@ class PendingTest:
         )
 
 
+def tall_tower_warning(test: PendingTest | None, view_holds_cubes: int | None,
+                       builder: str | None = None) -> str | None:
+    """Why the judge may say "uncertain" before the test starts: the tower to build is taller
+    than the tower camera's picture holds (as calibrated). None when it fits or nobody measured."""
+    if test is None or test.variant != "tower" or view_holds_cubes is None:
+        return None
+    cubes = test.heavy + test.light
+    if cubes <= view_holds_cubes:
+        return None
+    who = builder or f"Player {test.player + 1}"
+    return (f"the tower camera's picture holds {view_holds_cubes} cubes; {who} builds {cubes}: "
+            "the judge may say uncertain -- move the camera back and recalibrate")
+
+
 @dataclass(frozen=True)
 class CameraVerdict:
     verdict: str  # "pass" | "fail" | "uncertain"
@@ -133,11 +147,15 @@ class KnockdownFlow:
         auto_confirm: tuple[str, ...] = ("pass",),
         settle_timeout: float = 5.0,
         seed_source: Callable[[], int] = lambda: secrets.randbits(63),
+        view_holds_cubes: int | None = None,
     ):
         if grace_seconds < 0:
             raise FlowInputError(f"grace_seconds must be >= 0, got {grace_seconds!r}")
         if not 0.0 <= confident_at <= 1.0:
             raise FlowInputError(f"confident_at must be between 0 and 1, got {confident_at!r}")
+        if view_holds_cubes is not None and (isinstance(view_holds_cubes, bool) or not isinstance(view_holds_cubes, int)
+                                             or view_holds_cubes < 1):
+            raise FlowInputError(f"view_holds_cubes must be a whole number of cubes >= 1, got {view_holds_cubes!r}")
         self._countdown = countdown
         self._tower_factory = tower_session_factory
         self._clock = clock
@@ -147,6 +165,9 @@ class KnockdownFlow:
         self.auto_confirm = tuple(auto_confirm)
         self.settle_timeout = settle_timeout
         self._seed_source = seed_source
+        # The tallest tower the calibrated tower camera holds (None: not measured).
+        self.view_holds_cubes = view_holds_cubes
+        self.builder: str | None = None  # the builder's name, for the warning
         self._reset(FlowState.IDLE, None)
 
     def _reset(self, state: FlowState, test: PendingTest | None) -> None:
@@ -162,11 +183,13 @@ class KnockdownFlow:
         self._session: TowerSession | None = None
 
     # -- following the engine -------------------------------------------------------
-    def sync(self, pending: dict | None, *, fresh: bool = False) -> None:
+    def sync(self, pending: dict | None, *, fresh: bool = False, builder: str | None = None) -> None:
         """Follow the engine's ``pending`` after every change (apply, undo, restart).
 
-        ``fresh`` says the last event resolved a test, so an open test now is a new one.
+        ``fresh`` says the last event resolved a test, so an open test now is a new one;
+        ``builder`` names the fighter who builds (for the tall-tower warning).
         """
+        self.builder = builder
         test = PendingTest.from_pending(pending)
         if test is None:
             self._leave(FlowState.IDLE, None)
@@ -298,6 +321,14 @@ class KnockdownFlow:
 
     # -- views ------------------------------------------------------------------------------
     @property
+    def view_warning(self) -> str | None:
+        """The tall-tower warning for the open test; only with a camera judge (without one the
+        referee decides every test anyway)."""
+        if self._tower_factory is None:
+            return None
+        return tall_tower_warning(self.test, self.view_holds_cubes, self.builder)
+
+    @property
     def evidence(self):
         """The annotated image of the current verdict, or None."""
         return self.verdict.annotated if self.verdict else None
@@ -319,6 +350,7 @@ class KnockdownFlow:
             "verdict": self.verdict.to_json() if self.verdict else None,
             "auto_confirm_in": (None if self.auto_confirm_at is None
                                 else math.ceil(max(0.0, self.auto_confirm_at - now) - 1e-9)),
+            "view_warning": self.view_warning,
         }
 
     # -- internals -----------------------------------------------------------------------------
@@ -329,6 +361,10 @@ class KnockdownFlow:
         return self.test
 
     def _set_verdict(self, verdict: CameraVerdict, now: float) -> None:
+        warning = self.view_warning
+        if warning and verdict.verdict == "uncertain":
+            # Say the likely why with the doubt; the verdict itself is the judge's.
+            verdict = replace(verdict, reasons=(*verdict.reasons, warning))
         self.state = FlowState.VERDICT
         self.verdict = verdict
         confident = verdict.passed is not None and verdict.confidence >= self.confident_at

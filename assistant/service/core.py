@@ -176,7 +176,7 @@ class RefereeService:
                 return
             self._match_id = match_id
             self._follow_arena()
-            self.flow.sync(self._match.snapshot().get("pending"))
+            self._sync_flow(self._match.snapshot())
             self._cancel_interrupted_countdown(match_id)
             log.info("resumed match %s at event %d", match_id, len(self._match.events))
         self._publish()
@@ -313,7 +313,7 @@ class RefereeService:
             match_id = self.store.create_match(header, status=status, result=result, events=events, who=who)
             self._match, self._match_id = match, match_id
             self._follow_arena()
-            self.flow.sync(snapshot.get("pending"), fresh=True)
+            self._sync_flow(snapshot, fresh=True)
             return self._publish()
 
     def import_record(self, text: str, *, who: str | None = None) -> int:
@@ -336,7 +336,7 @@ class RefereeService:
         except BaseException:
             match.pop()
             raise
-        self.flow.sync(snapshot.get("pending"), fresh=event.get("type") in RESOLVING_EVENTS)
+        self._sync_flow(snapshot, fresh=event.get("type") in RESOLVING_EVENTS)
         return self._publish(snapshot=snapshot)
 
     def undo(self, *, who: str | None = None, reason: str | None = None) -> dict:
@@ -352,10 +352,15 @@ class RefereeService:
             except BaseException:
                 match.apply(popped)
                 raise
-            self.flow.sync(snapshot.get("pending"), fresh=popped.get("type") in RESOLVING_EVENTS)
+            self._sync_flow(snapshot, fresh=popped.get("type") in RESOLVING_EVENTS)
             return self._publish(snapshot=snapshot)
 
     # -- the Knockdown Test -------------------------------------------------------------
+    def _sync_flow(self, snapshot: dict, *, fresh: bool = False) -> None:
+        """The flow follows the engine's pending test, knowing the builder's name."""
+        pending = snapshot.get("pending")
+        self.flow.sync(pending, fresh=fresh, builder=_player_name(snapshot, (pending or {}).get("player")))
+
     def knockdown_start(self, *, who: str | None = None) -> dict:
         with self.lock:
             self._require_match()
@@ -527,6 +532,15 @@ class RefereeService:
         if self._match is None:
             raise NoMatch("there is no match yet: start one with POST /api/matches")
         return self._match
+
+
+def _player_name(snapshot: dict, player: Any) -> str | None:
+    """The name the tablet shows for ``player`` (the engine's ``players[p].name``), or None."""
+    players = snapshot.get("players")
+    if not isinstance(player, int) or not isinstance(players, (list, tuple)) or not 0 <= player < len(players):
+        return None
+    entry = players[player]
+    return entry.get("name") if isinstance(entry, dict) else None
 
 
 def live_snapshot(snapshot: dict) -> dict:

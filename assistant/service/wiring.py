@@ -186,6 +186,7 @@ def build_service(config: ServiceConfig, *, engine: Any = None) -> RefereeServic
             countdown_seconds=float(config.firmware.countdown.seconds),
             grace_seconds=float(config.firmware.referee.auto_confirm_seconds),
             confident_at=float(config.firmware.vision.tower.auto_confirm_confidence),
+            view_holds_cubes=config.firmware.vision.tower.tallest_tower_cubes,  # None until calibrated
             # A wrong "fail" costs a round: unless configured, only a pass confirms itself.
             auto_confirm=("pass", "fail") if config.firmware.referee.auto_confirm_fail else ("pass",),
         )

@@ -67,12 +67,14 @@ class Server:
     """
 
     def __init__(self, data_dir: Path, log_path: Path, *, host: str = "127.0.0.1",
-                 entry: tuple[str, ...] = ("-m", "assistant"), env: dict[str, str] | None = None):
+                 entry: tuple[str, ...] = ("-m", "assistant"), env: dict[str, str] | None = None,
+                 args: tuple[str, ...] = ()):
         self.port = free_port()
         self.host = host
         self.url = f"http://127.0.0.1:{self.port}"
         self.data_dir, self.log_path = Path(data_dir), Path(log_path)
         self.entry = tuple(entry)
+        self.args = tuple(args)  # more `serve` options, e.g. ("--config", FILE)
         self.env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1", **(env or {})}
         self.process: subprocess.Popen | None = None
 
@@ -80,7 +82,7 @@ class Server:
         with open(self.log_path, "a") as log:
             self.process = subprocess.Popen(
                 [sys.executable, *self.entry, "serve", "--simulate", "--host", self.host,
-                 "--port", str(self.port), "--data-dir", str(self.data_dir)],
+                 "--port", str(self.port), "--data-dir", str(self.data_dir), *self.args],
                 cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=self.env,
             )
         deadline = time.monotonic() + timeout

@@ -41,7 +41,8 @@ class TowerCalibration:
     tallest_tower_cubes: int
 
     def to_mapping(self) -> dict[str, Any]:
-        """The ``[vision.tower]`` keys to write back into the config."""
+        """The ``[vision.tower]`` keys to write back into the config (the learned colours and
+        ``tallest_tower_cubes``, which the live flow warns with)."""
         return self.settings.to_mapping()
 
     def describe(self) -> list[str]:
@@ -115,7 +116,8 @@ def calibrate_tower(frame: np.ndarray, settings: TowerSettings = TowerSettings()
     light, heavy = sorted(colours, key=lambda c: -float(c.sum()))
     light_rgb = tuple(int(v) for v in np.clip(np.round(light), 0, 255))
     heavy_rgb = tuple(int(v) for v in np.clip(np.round(heavy), 0, 255))
-    learned = dataclasses.replace(settings, light_rgb=light_rgb, heavy_rgb=heavy_rgb)
+    tallest = tallest_tower_in_view(geometry, (frame.shape[1], frame.shape[0]), cube)
+    learned = dataclasses.replace(settings, light_rgb=light_rgb, heavy_rgb=heavy_rgb, tallest_tower_cubes=tallest)
     return TowerCalibration(
         markers_seen=tuple(sorted(markers)),
         px_per_mm=geometry.px_per_mm_at_spot(),
@@ -126,5 +128,5 @@ def calibrate_tower(frame: np.ndarray, settings: TowerSettings = TowerSettings()
         light_rgb=light_rgb,
         heavy_rgb=heavy_rgb,
         settings=learned,
-        tallest_tower_cubes=tallest_tower_in_view(geometry, (frame.shape[1], frame.shape[0]), cube),
+        tallest_tower_cubes=tallest,
     )

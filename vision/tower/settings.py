@@ -52,6 +52,12 @@ def _fraction(key: str, value: Any) -> float:
     return float(value)
 
 
+def _cubes(key: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise TowerSettingsError(f"{key} must be a whole number of cubes, at least 1, got {value!r}")
+    return value
+
+
 @dataclasses.dataclass(frozen=True)
 class TowerSettings:
     """What the judge knows about the physical set-up (defaults: the product spec)."""
@@ -67,6 +73,10 @@ class TowerSettings:
     settle_seconds: float = 1.5
     # The service may apply a verdict without the referee's tap at or above this confidence.
     auto_confirm_confidence: float = 0.9
+    # Cubes a straight tower on the build spot may have before its top leaves the picture, as
+    # calibration measured it (None: not measured). The judge does not use it; the live flow
+    # warns before a taller test.
+    tallest_tower_cubes: int | None = None
 
     def __post_init__(self) -> None:
         # Validate through the same checks as from_mapping so a bad direct construction fails too.
@@ -87,6 +97,8 @@ class TowerSettings:
         object.__setattr__(
             self, "auto_confirm_confidence", _fraction("auto_confirm_confidence", self.auto_confirm_confidence)
         )
+        if self.tallest_tower_cubes is not None:
+            object.__setattr__(self, "tallest_tower_cubes", _cubes("tallest_tower_cubes", self.tallest_tower_cubes))
 
     @classmethod
     def from_mapping(cls, mapping: Mapping[str, Any]) -> TowerSettings:

@@ -2,7 +2,8 @@
 
 * ``calibrate tower`` needs the build mat with both markers in view and one light and one
   heavy cube on the build spot. It prints what it measured and writes the learned
-  ``[vision.tower]`` keys into the config file.
+  ``[vision.tower]`` keys into the config file: the cube colours, and ``tallest_tower_cubes``
+  (the tallest tower the picture holds), which the service warns with before a taller test.
 * ``calibrate arena`` needs the empty arena with all four markers in view. It prints the
   reprojection error of the space centres and saves the empty reference where the service
   reads it (``DATA_DIR/arena/<layout>.png``).

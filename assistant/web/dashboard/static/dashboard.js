@@ -303,6 +303,10 @@ function renderOverlay(state) {
     ? `${playerName(snapshot, test.player)} rolls three dice: the sum must reach ${plural(test.wounds, "wound")}`
     : `${playerName(snapshot, test.player)} builds ${test.heavy} heavy + ${test.light} light (${plural(test.wounds, "cube")})`;
   $("kd-title").textContent = test.variant === "dice" ? "Knockdown Test · dice" : "Knockdown Test";
+  // Before and during the build: the tower may be taller than the camera sees (an uncertain verdict repeats it).
+  const warning = test.state === "verdict" ? null : test.view_warning;
+  $("kd-warning").hidden = !warning;
+  $("kd-warning").textContent = warning || "";
   setCountdown(test.state === "counting" ? test.seconds_left : null);
   if (test.state !== "counting") $("kd-count").textContent = test.state === "judging" ? "…" : "";
   const verdict = test.state === "verdict" ? test.verdict : null;
