@@ -1,7 +1,7 @@
 """Tower judge accuracy on random synthetic scenes (not a test: a measurement).
 
     python bench/tower_accuracy.py [--first SEED] [--scenes N] [--jobs J] [--kinds K,K] [--causes]
-                                   [--solid-touch] [--arm-turn DEG] [--four-cubes] [--hunt mats|light|clutter]
+                                   [--solid-touch] [--arm-turn DEG] [--four-cubes] [--hunt mats|light|clutter|all|paper]
 
 Each scene draws its own camera (pose, lens centre), mat print, table, room light (colour,
 direction, fall-off), box and cube wood colours, dim room, nudge, exposure drift, off-spot tower,
@@ -21,8 +21,9 @@ solid cubes, arms turned further, one pair of arms): built sets, not the headlin
 ``--hunt FAMILY`` is the hunt past the generator's own looks (``hunt_look``, ``_hunt_clutter``): each
 seed's scene on a table the generator never draws -- "mats" (cream, recycled grey or coloured paper,
 a glossy highlight, a laminated sheen, dark-grey ink), "light" (one hard lamp low to the side, two
-lamps, a dim room the camera's gain brings up) or "clutter" (supply cubes, a card, a die, a
-miniature close to the tower); ``--causes`` then names each wrong scene's look.
+lamps, a dim room the camera's gain brings up), "clutter" (supply cubes, a card, a die, a
+miniature close to the tower), "all" (one of each at once) or, past the spec, "paper" (a strongly
+coloured sheet: no white quiet zone); ``--causes`` then names each wrong scene's look.
 """
 
 from __future__ import annotations

@@ -673,7 +673,9 @@ def _glossy(mat: np.ndarray, look: Look, px_per_mm: float) -> np.ndarray:
 
 
 # The hunt (``hunt_look``, ``_hunt_clutter``): tables past the generator's own looks, within the spec.
-HUNTS = ("mats", "light", "clutter")
+# "all": a mat, a light and clutter of the others at once.  "paper" is past the spec: a strongly
+# coloured sheet leaves the markers no white quiet zone.
+HUNTS = ("mats", "light", "clutter", "all", "paper")
 # Paper a mat may be printed on, beside the near-white the generator draws (RGB, before the room light).
 _PAPERS = {
     "cream": ((240, 252), (228, 242), (190, 215)),
@@ -683,6 +685,15 @@ _PAPERS = {
     "blue": ((190, 212), (215, 232), (238, 252)),
     "green": ((200, 222), (235, 250), (195, 215)),
 }
+# Strongly coloured sheets (the "paper" hunt, past the spec's white quiet zone): canary and kraft are
+# near the light wood's own hue.
+_STRONG_PAPERS = {
+    "canary": ((245, 255), (228, 242), (120, 150)),
+    "kraft": ((190, 210), (150, 175), (110, 135)),
+    "sky": ((150, 175), (195, 215), (232, 250)),
+    "rose": ((238, 252), (160, 185), (185, 205)),
+    "mid_grey": ((140, 165),) * 3,
+}
 
 
 def hunt_look(look: Look, rng: np.random.Generator, family: str) -> Look:
@@ -691,11 +702,23 @@ def hunt_look(look: Look, rng: np.random.Generator, family: str) -> Look:
     "mats": the paper (cream, recycled grey, a coloured sheet), a glossy sheet's highlight, a
     laminated sheet's broad sheen, or dark-grey printer black.  "light": one hard lamp low to the
     side (long shadows across the spot), two lamps (two shadows), or a dim room the camera's gain
-    brings back up.  "clutter" keeps the look (the clutter is ``_hunt_clutter``).  The mat style and
+    brings back up.  "clutter" keeps the look (the clutter is ``_hunt_clutter``); "all" draws a mat and
+    a light (and ``make_tower_scene`` the clutter); "paper" a strongly coloured sheet, past the spec's
+    white quiet zone (canary, kraft, sky, rose, mid grey).  The mat style and
     size stay the seed's, so the rest of the scene is the seed's own.
     """
     if family == "clutter":
         return dataclasses.replace(look, hunt="clutter")
+    if family == "paper":
+        paper = str(rng.choice(list(_STRONG_PAPERS)))
+        spans = _STRONG_PAPERS[paper]
+        level = rng.uniform(*spans[0])
+        rgb = tuple(int(level if paper == "mid_grey" else rng.uniform(*span)) for span in spans)
+        return dataclasses.replace(look, mat_rgb=rgb, hunt=f"paper:{paper}")
+    if family == "all":
+        mat = hunt_look(look, rng, "mats")
+        lit = hunt_look(mat, rng, "light")  # the light's changes leave the mat's
+        return dataclasses.replace(lit, hunt=f"{mat.hunt}+{lit.hunt}")
     if family == "mats":
         kind = str(rng.choice(["cream", "grey", "coloured", "glossy", "laminated", "dark_ink"]))
         if kind in ("cream", "grey", "coloured"):
@@ -738,61 +761,75 @@ def hunt_look(look: Look, rng: np.random.Generator, family: str) -> Look:
 def _hunt_clutter(rng: np.random.Generator, origin, box_colours, kind: str) -> tuple[list[Box], str]:
     """Things left close to the tower on a real table (there from the start, so no part of the
     test): supply wound cubes (the box's wood), a card, a die, a miniature behind the tower.  Each
-    clear of the room the kind's cubes take (x, y mm half-widths round the tower: two towers, a cube
-    aside, a fallen tower reach further) and of the markers' quiet zones; some right behind the
-    tower, in the judge's view."""
-    tower = np.asarray(origin[:2], float)
-    room = {"two_towers": (25, 9), "two_ground": (25, 9), "aside": (45, 16), "falling": (110, 9)}.get(kind, (15, 9))
+    clear of the room the kind's cubes take (``hunt_clear``) and of the markers' quiet zones; some
+    right behind the tower, in the judge's view, some beside it or in front."""
 
-    def place(radius: float, spots: str) -> tuple[float, float] | None:
+    def place(size: tuple[float, float], spots: str) -> tuple[float, float, float] | None:
+        """A centre and a turn for a footprint of ``size`` (mm) in one of ``spots``: behind, beside, in front."""
         for _ in range(60):
             where = str(rng.choice(list(spots)))
             if where == "b":  # behind the tower
-                x, y = rng.uniform(-35, 35), rng.uniform(18, 60)
-            elif where == "s":  # beside: between the tower and a marker's quiet zone, or behind a marker
-                if rng.random() < 0.6:
-                    x, y = rng.choice([-1, 1]) * rng.uniform(20, 30), rng.uniform(-15, 15)
-                else:
-                    x, y = rng.choice([-1, 1]) * rng.uniform(40, 80), rng.uniform(32, 60)
+                x, y = rng.uniform(-40, 40), rng.uniform(15, 75)
+            elif where == "s" and rng.random() < 0.6:  # beside, between the tower and a marker's quiet zone
+                x, y = rng.choice([-1, 1]) * rng.uniform(18, 32), rng.uniform(-15, 15)
+            elif where == "s":  # behind a marker
+                x, y = rng.choice([-1, 1]) * rng.uniform(40, 80), rng.uniform(30, 60)
             else:  # in front, between the camera and the tower
                 x, y = rng.uniform(-30, 30), -rng.uniform(35, 55)
-            clear_of_tower = abs(x - tower[0]) > room[0] + radius or abs(y - tower[1]) > room[1] + radius
-            clear_of_zones = abs(y) > 23 + radius or abs(abs(x) - 60) > 23 + radius
-            if clear_of_tower and clear_of_zones:
-                return float(x), float(y)
+            yaw = float(rng.uniform(0, 90))
+            if hunt_clear((x, y), size, yaw, origin, kind):
+                return float(x), float(y), yaw
         return None
 
     boxes, what = [], []
     for _ in range(int(rng.integers(1, 5))):  # supply cubes, each its own shade of the box's wood
         heavy = bool(rng.random() < 0.5)
         rgb = tuple(int(v) for v in np.clip(np.asarray(box_colours[heavy], float) * rng.normal(1, 0.04, 3), 0, 255))
-        spot = place(7.5, "bbssf")
+        spot = place((CUBE_MM, CUBE_MM), "bbssf")
         if spot:
-            boxes.append(Box((*spot, CUBE_MM / 2), (CUBE_MM,) * 3, rgb, float(rng.uniform(0, 90))))
+            boxes.append(Box((spot[0], spot[1], CUBE_MM / 2), (CUBE_MM,) * 3, rgb, spot[2]))
             what.append("heavy" if heavy else "light")
     if rng.random() < 0.5:  # a playing card, face up (a printed colour)
         size = (63.0, 88.0) if rng.random() < 0.6 else (44.0, 68.0)
-        spot = place(max(size) / 2 + 2, "b")
+        spot = place(size, "bs")
         if spot:
             rgb = tuple(int(v) for v in rng.uniform(60, 240, 3))
-            boxes.append(Box((spot[0], spot[1] + max(size) / 2, 0.3), (*size, 0.6), rgb, float(rng.uniform(-30, 30))))
+            boxes.append(Box((spot[0], spot[1], 0.3), (*size, 0.6), rgb, spot[2]))
             what.append("card")
     if rng.random() < 0.5:  # a die: white, red or black
         rgb = [(235, 232, 225), (190, 35, 35), (35, 35, 35)][int(rng.integers(3))]
-        spot = place(12, "bbsf")
+        spot = place((16.0, 16.0), "bbsf")
         if spot:
-            boxes.append(Box((*spot, 8.0), (16.0, 16.0, 16.0), rgb, float(rng.uniform(0, 90))))
+            boxes.append(Box((spot[0], spot[1], 8.0), (16.0, 16.0, 16.0), rgb, spot[2]))
             what.append("die")
     if rng.random() < 0.6:  # a miniature on its base behind the tower, painted any colour (also wood-like)
-        spot = place(14, "b")
+        spot = place((25.0, 25.0), "b")
         if spot:
-            x, y = spot
+            x, y, yaw = spot
             tall = rng.uniform(25, 45)
             paint = tuple(int(v) for v in rng.uniform(30, 230, 3))
-            boxes.append(Box((x, y, 1.5), (25.0, 25.0, 3.0), (40, 40, 40), float(rng.uniform(0, 90))))
-            boxes.append(Box((x, y, 3 + tall / 2), (14.0, 10.0, tall), paint, float(rng.uniform(0, 90))))
+            boxes.append(Box((x, y, 1.5), (25.0, 25.0, 3.0), (40, 40, 40), yaw))
+            boxes.append(Box((x, y, 3 + tall / 2), (14.0, 10.0, tall), paint, yaw))
             what.append("mini")
     return boxes, "clutter:" + "+".join(what)
+
+
+# The room round the tower each kind's cubes take (x, y mm either way): two towers, a cube aside
+# and a fallen tower reach further than one column.
+_TOWER_ROOM = {"two_towers": (25, 9), "two_ground": (25, 9), "aside": (45, 16), "falling": (110, 9)}
+
+
+def hunt_clear(centre, size, yaw_deg: float, origin, kind: str) -> bool:
+    """Whether a footprint (``size`` mm turned by ``yaw_deg`` at ``centre``) lies clear of the
+    tower's room and of both markers' quiet zones (the printed 30 mm squares and 8 mm round them)."""
+    a = math.radians(yaw_deg)
+    u, v = np.meshgrid(np.linspace(-0.5, 0.5, 9) * size[0], np.linspace(-0.5, 0.5, 9) * size[1])
+    x = centre[0] + u * math.cos(a) - v * math.sin(a)
+    y = centre[1] + u * math.sin(a) + v * math.cos(a)
+    room = _TOWER_ROOM.get(kind, (15, 9))
+    on_tower = (np.abs(x - origin[0]) < room[0]) & (np.abs(y - origin[1]) < room[1])
+    on_zone = (np.abs(np.abs(x) - 60) < 23) & (np.abs(y) < 23)
+    return not (on_tower | on_zone).any()
 
 
 def _random_set_up(rng, camera: Camera | None, cube_colours, *, set_up_light: bool = False,
@@ -883,9 +920,11 @@ def make_tower_scene(
     cubes = _real_wood(cubes, rng, renderer.cube_colours, renderer.look.wood_sd)
     boxes = _distractors(rng, distractors, near=near)
     label = renderer.look.hunt
-    if hunt == "clutter":
-        close, label = _hunt_clutter(hunt_rng, origin, renderer.cube_colours, kind)
+    if hunt in ("clutter", "all"):
+        close, clutter = _hunt_clutter(hunt_rng, origin, renderer.cube_colours, kind)
         boxes += close
+        label = clutter if hunt == "clutter" else f"{label}+{clutter}"
+
     before: list[Cube] = []
     if pile:
         side = rng.choice([-1, 1])
