@@ -31,6 +31,13 @@ STAGGER_974301_CLUTTER = dict(heavy=2, light=3, frames=6, dim=True, nudge_px=1.2
                               exposure_drift=0.035237090195848066, off_spot_mm=5.4183511005473015, distractors=5,
                               noise=1.8203278522425717, pile=False, near=0.1321457897767965, hunt="clutter")
 
+# Past the spec ("paper"): kraft paper, near the light wood's own colour, with no white quiet zone.
+# The light cubes' faces read as paper; one is missed and the count fails at 0.85.
+KRAFT_974603 = dict(frames=5, dim=False, nudge_px=1.5005616364117902, exposure_drift=0.02832040036526422,
+                    off_spot_mm=6.770751093854244, distractors=4, noise=1.5447588757084942, pile=True, hunt="paper")
+RING_974603_KRAFT = dict(KRAFT_974603, heavy=2, light=2, near=0.08811013842537298)
+TOP_PAIR_974603_KRAFT = dict(KRAFT_974603, heavy=0, light=3, near=0.4751675009801785)
+
 
 @pytest.mark.parametrize("hunt", HUNTS)
 def test_a_hunt_scene_is_the_seeds_own_scene_on_another_table(hunt):
@@ -75,3 +82,13 @@ def test_a_legal_tower_on_a_hunt_table_is_not_failed(kind, seed, options, allowe
     scene = make_tower_scene(kind, seed=seed, **options)
     assert scene.expected == "pass"
     assert judge_scene(scene).verdict.value in allowed
+
+
+@pytest.mark.xfail(strict=True, reason="past the spec: on kraft paper (no white quiet zone) a light cube reads as "
+                                       "paper and the count fails; the judge cannot tell paper from light colour "
+                                       "in one frame (docs, fifty-third pass)")
+@pytest.mark.parametrize("kind, options", [("ring", RING_974603_KRAFT), ("top_pair", TOP_PAIR_974603_KRAFT)])
+def test_a_legal_tower_on_kraft_paper_is_not_failed(kind, options):
+    scene = make_tower_scene(kind, seed=974603, **options)
+    assert scene.hunt == "paper:kraft" and scene.expected == "pass"
+    assert judge_scene(scene).verdict.value != "fail"
