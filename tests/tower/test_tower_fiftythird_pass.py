@@ -37,6 +37,11 @@ KRAFT_974603 = dict(frames=5, dim=False, nudge_px=1.5005616364117902, exposure_d
                     off_spot_mm=6.770751093854244, distractors=4, noise=1.5447588757084942, pile=True, hunt="paper")
 RING_974603_KRAFT = dict(KRAFT_974603, heavy=2, light=2, near=0.08811013842537298)
 TOP_PAIR_974603_KRAFT = dict(KRAFT_974603, heavy=0, light=3, near=0.4751675009801785)
+# Within the spec ("clutter"): a tan card (230, 193, 179) lying behind the tower, two supply cubes
+# beside it, one in front; a camera 12 degrees up.  Failed at 0.85 on the count, 4h7l seen of 4h5l.
+STAGGER_974312_CARD = dict(heavy=4, light=5, frames=3, dim=False, nudge_px=2.721615975092884,
+                           exposure_drift=0.159913221903059, off_spot_mm=6.778168898660427, distractors=6,
+                           noise=1.1319189668138891, pile=False, near=0.25889995285846756, hunt="clutter")
 
 
 @pytest.mark.parametrize("hunt", HUNTS)
@@ -91,4 +96,13 @@ def test_a_legal_tower_on_a_hunt_table_is_not_failed(kind, seed, options, allowe
 def test_a_legal_tower_on_kraft_paper_is_not_failed(kind, options):
     scene = make_tower_scene(kind, seed=974603, **options)
     assert scene.hunt == "paper:kraft" and scene.expected == "pass"
+    assert judge_scene(scene).verdict.value != "fail"
+
+
+@pytest.mark.xfail(strict=True, reason="a card of nearly light wood's colour behind the tower reads as light wood "
+                                       "beside it where the reference did not (the camouflage allowance needs no "
+                                       "change there): two light cubes over, the count fails (docs, fifty-third pass)")
+def test_a_stagger_before_a_wood_coloured_card_is_not_failed():
+    scene = make_tower_scene("stagger", seed=974312, **STAGGER_974312_CARD)
+    assert "card" in scene.hunt and scene.expected == "pass"
     assert judge_scene(scene).verdict.value != "fail"

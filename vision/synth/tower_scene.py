@@ -751,7 +751,8 @@ def hunt_look(look: Look, rng: np.random.Generator, family: str) -> Look:
             lamps = []
             for sign in (-1, 1):
                 side = sign * rng.uniform(math.radians(30), math.radians(150))
-                lamps.append((float(math.sin(side)), float(-math.cos(side)), math.tan(math.radians(rng.uniform(30, 60)))))
+                up = math.tan(math.radians(rng.uniform(30, 60)))
+                lamps.append((float(math.sin(side)), float(-math.cos(side)), up))
             return dataclasses.replace(look, light_dir=lamps[0], second_light=lamps[1],
                                        shadow=float(rng.uniform(0.4, 0.7)), hunt="light:two_lamps")
         return dataclasses.replace(look, gain=float(rng.uniform(1.8, 3.5)), hunt="light:dim_gain")
