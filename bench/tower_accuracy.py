@@ -1,7 +1,7 @@
 """Tower judge accuracy on random synthetic scenes (not a test: a measurement).
 
     python bench/tower_accuracy.py [--first SEED] [--scenes N] [--jobs J] [--kinds K,K] [--causes]
-                                   [--solid-touch] [--arm-turn DEG] [--four-cubes]
+                                   [--solid-touch] [--arm-turn DEG] [--four-cubes] [--hunt mats|light|clutter|all|paper]
 
 Each scene draws its own camera (pose, lens centre), mat print, table, room light (colour,
 direction, fall-off), box and cube wood colours, dim room, nudge, exposure drift, off-spot tower,
@@ -18,6 +18,12 @@ The "stands" column is the share of each kind's scenes whose structure passes th
 centre-of-mass check.  ``--causes`` lists every wrong or uncertain scene with what the judge measured.
 ``--solid-touch``, ``--arm-turn`` and ``--four-cubes`` build the rings' opt-in variants (arms meeting as
 solid cubes, arms turned further, one pair of arms): built sets, not the headline.
+``--hunt FAMILY`` is the hunt past the generator's own looks (``hunt_look``, ``_hunt_clutter``): each
+seed's scene on a table the generator never draws -- "mats" (cream, recycled grey or coloured paper,
+a glossy highlight, a laminated sheen, dark-grey ink), "light" (one hard lamp low to the side, two
+lamps, a dim room the camera's gain brings up), "clutter" (supply cubes, a card, a die, a
+miniature close to the tower), "all" (one of each at once) or, past the spec, "paper" (a strongly
+coloured sheet: no white quiet zone); ``--causes`` then names each wrong scene's look.
 """
 
 from __future__ import annotations
@@ -88,7 +94,7 @@ def judge_one(job: tuple[str, int, dict]) -> dict:
     return dict(kind=kind, seed=seed, verdict=v.verdict.value, standing=scene.standing,
                 reasons=",".join(r.value for r in v.reasons), confidence=v.confidence,
                 seen=f"{v.heavy_seen}h{v.light_seen}l", want=f"{scene.heavy}h{scene.light}l",
-                ground=v.ground_contacts)
+                ground=v.ground_contacts, hunt=scene.hunt)
 
 
 def _headline(name: str, table: dict[str, collections.Counter], kinds) -> None:
@@ -112,8 +118,12 @@ def main() -> int:
                         help="comma-separated kinds to run (default: all; the headline mix is the standing kinds)")
     parser.add_argument("--causes", action="store_true", help="list every wrong or uncertain scene and what the judge saw")
     add_ring_variant_arguments(parser)
+    # (Imported here: tower_same_verdicts runs this file's scenes with older checkouts' generators.)
+    from vision.synth.tower_scene import HUNTS
+
+    parser.add_argument("--hunt", choices=HUNTS, help="each scene on a table past the generator's own looks")
     args = parser.parse_args()
-    variant = ring_variant(args)
+    variant = ring_variant(args) | ({"hunt": args.hunt} if args.hunt else {})
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
     unknown = [k for k in kinds if k not in EXPECTED]
     if unknown:
@@ -152,7 +162,7 @@ def main() -> int:
         for r in sorted(results, key=lambda r: (r["verdict"] == "uncertain", r["reasons"], r["confidence"], r["kind"])):
             if r["verdict"] != EXPECTED[r["kind"]]:
                 print(f"  {r['kind']:13} {r['seed']:6}: {r['verdict']:9} {r['reasons'] or '-':24} {r['confidence']:.2f} "
-                      f"{r['seen']:>6}/{r['want']:6} ground {r['ground']}")
+                      f"{r['seen']:>6}/{r['want']:6} ground {r['ground']}" + (f"  {r['hunt']}" if r["hunt"] else ""))
     return 0
 
 

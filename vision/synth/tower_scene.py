@@ -142,6 +142,7 @@ class TowerScene:
     camera: Camera
     look: Look | None = None  # how the table looked (mat print, light, ...)
     standing: bool = True  # whether the structure (before any fall) would stand on a real table
+    hunt: str = ""  # the hunt look and clutter drawn (``make_tower_scene(hunt=...)``), "" for none
 
 
 # Cube box faces as corner indices (corners are ordered x, then y, then z) with outward normals.
@@ -180,6 +181,11 @@ class Look:
     uneven: tuple[float, float, float] = (0.0, 0.0, 0.0)  # light falling off: gradient, its direction, vignette
     blur: float = 0.0
     wood_sd: float = 0.0  # cube-to-cube spread of the wood colour (fraction per channel)
+    # The hunt's looks (``hunt_look``; off by default):
+    gloss: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # a highlight on the mat: x, y, radius mm, level
+    second_light: tuple[float, float, float] | None = None  # a second lamp's direction (two shadows)
+    gain: float = 1.0  # a dim room the camera's gain brings back up (noise and steps grow with it)
+    hunt: str = ""  # which hunt look this is ("" for the generator's own)
 
 
 class _Renderer:
@@ -190,6 +196,9 @@ class _Renderer:
         self.rng = rng
         self.look = look
         self.light_dir = np.asarray(look.light_dir, float) / np.linalg.norm(look.light_dir)
+        self.lamps = [self.light_dir]
+        if look.second_light is not None:
+            self.lamps.append(np.asarray(look.second_light, float) / np.linalg.norm(look.second_light))
         self.cam_pos = camera.position()
         self.light_field = self._light_field()
         self.base = self._render_background()
@@ -201,7 +210,7 @@ class _Renderer:
         ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
         u = ((xs - w / 2) * math.cos(angle) + (ys - h / 2) * math.sin(angle)) / w
         r2 = ((xs - w / 2) ** 2 + (ys - h / 2) ** 2) / (w * w / 4)
-        field = (1.0 - gradient * (u + 0.5) - vignette * r2).clip(0.2, 1.0)
+        field = (1.0 - gradient * (u + 0.5) - vignette * r2).clip(0.2, 1.0) / self.look.gain
         return field[..., None] * (np.asarray(self.look.light_rgb, np.float32)[::-1] / 255.0)
 
     # -- the static world ------------------------------------------------------------------
@@ -227,12 +236,14 @@ class _Renderer:
         self._plane_warp(table, -450, 550, 1.0, canvas)
         mat = render_mat_texture(4.0, look=self.look, rng=self.rng)
         mw, mh = self.look.mat_size_mm
+        if self.look.gloss[3] > 0:
+            mat = _glossy(mat, self.look, 4.0)
         self._plane_warp(mat, -mw / 2, mh / 2, 4.0, canvas)
         return canvas
 
     # -- objects ------------------------------------------------------------------------------
     def _shade(self, rgb, normal) -> tuple[float, float, float]:
-        lambert = max(0.0, float(np.dot(normal, self.light_dir)))
+        lambert = sum(max(0.0, float(np.dot(normal, lamp))) for lamp in self.lamps) / len(self.lamps)
         value = np.asarray(rgb, float) * (0.45 + 0.65 * lambert)
         return tuple(float(c) for c in np.clip(value, 0, 255)[::-1])
 
@@ -251,9 +262,10 @@ class _Renderer:
                 dark = tuple(c * 0.8 for c in self._shade(rgb, normal))
                 cv2.polylines(img, [poly], True, dark, 1, cv2.LINE_AA, shift=4)
 
-    def _shadow(self, shadow: np.ndarray, corners: np.ndarray):
-        lift = corners[:, 2:3] / self.light_dir[2]
-        on_table = corners - lift * self.light_dir
+    def _shadow(self, shadow: np.ndarray, corners: np.ndarray, lamp: np.ndarray | None = None):
+        lamp = self.light_dir if lamp is None else lamp
+        lift = corners[:, 2:3] / lamp[2]
+        on_table = corners - lift * lamp
         on_table[:, 2] = 0
         hull = cv2.convexHull(np.round(self.camera.project(on_table) * 16).astype(np.int32))
         cv2.fillConvexPoly(shadow, hull, 1.0, cv2.LINE_AA, shift=4)
@@ -283,6 +295,12 @@ class _Renderer:
         for corners, _ in solids:
             self._shadow(shadow, corners)
         shadow = cv2.GaussianBlur(shadow, (0, 0), 2.0)
+        if len(self.lamps) > 1:
+            # Two lamps: each shadow lets the other lamp's light in (half as dark), and they cross.
+            second = np.zeros_like(shadow)
+            for corners, _ in solids:
+                self._shadow(second, corners, self.lamps[1])
+            shadow = 1 - (1 - 0.5 * shadow) * (1 - 0.5 * cv2.GaussianBlur(second, (0, 0), 2.0))
         img = (img * (1 - self.look.shadow * shadow[..., None])).astype(np.uint8)
         # Painter's order: far objects first.
         solids.sort(key=lambda s: -np.linalg.norm(s[0].mean(axis=0) - self.cam_pos))
@@ -644,7 +662,179 @@ def random_look(rng: np.random.Generator, *, set_up_light: bool = False) -> Look
     )
 
 
-def _random_set_up(rng, camera: Camera | None, cube_colours, *, set_up_light: bool = False) -> tuple[Camera, _Renderer]:
+def _glossy(mat: np.ndarray, look: Look, px_per_mm: float) -> np.ndarray:
+    """The mat with a lamp's highlight on its glossy or laminated surface (it washes ink and paper alike)."""
+    x, y, radius, level = look.gloss
+    mh, mw = mat.shape[:2]
+    vs, us = np.mgrid[0:mh, 0:mw].astype(np.float32) / px_per_mm
+    d2 = (us - (x + look.mat_size_mm[0] / 2)) ** 2 + (vs - (look.mat_size_mm[1] / 2 - y)) ** 2
+    glow = level * np.exp(-d2 / (2 * radius * radius))
+    return np.clip(mat + glow[..., None], 0, 255).astype(np.uint8)
+
+
+# The hunt (``hunt_look``, ``_hunt_clutter``): tables past the generator's own looks, within the spec.
+# "all": a mat, a light and clutter of the others at once.  "paper" is past the spec: a strongly
+# coloured sheet leaves the markers no white quiet zone.
+HUNTS = ("mats", "light", "clutter", "all", "paper")
+# Paper a mat may be printed on, beside the near-white the generator draws (RGB, before the room light).
+_PAPERS = {
+    "cream": ((240, 252), (228, 242), (190, 215)),
+    "grey": ((185, 215),) * 3,  # recycled: drawn as one level, a hair off per channel
+    "yellow": ((245, 252), (232, 245), (160, 190)),
+    "pink": ((240, 252), (200, 218), (205, 225)),
+    "blue": ((190, 212), (215, 232), (238, 252)),
+    "green": ((200, 222), (235, 250), (195, 215)),
+}
+# Strongly coloured sheets (the "paper" hunt, past the spec's white quiet zone): canary and kraft are
+# near the light wood's own hue.
+_STRONG_PAPERS = {
+    "canary": ((245, 255), (228, 242), (120, 150)),
+    "kraft": ((190, 210), (150, 175), (110, 135)),
+    "sky": ((150, 175), (195, 215), (232, 250)),
+    "rose": ((238, 252), (160, 185), (185, 205)),
+    "mid_grey": ((140, 165),) * 3,
+}
+
+
+def hunt_look(look: Look, rng: np.random.Generator, family: str) -> Look:
+    """``look`` changed the way a real table can differ from the generator's (``HUNTS``), from ``rng``.
+
+    "mats": the paper (cream, recycled grey, a coloured sheet), a glossy sheet's highlight, a
+    laminated sheet's broad sheen, or dark-grey printer black.  "light": one hard lamp low to the
+    side (long shadows across the spot), two lamps (two shadows), or a dim room the camera's gain
+    brings back up.  "clutter" keeps the look (the clutter is ``_hunt_clutter``); "all" draws a mat and
+    a light (and ``make_tower_scene`` the clutter); "paper" a strongly coloured sheet, past the spec's
+    white quiet zone (canary, kraft, sky, rose, mid grey).  The mat style and
+    size stay the seed's, so the rest of the scene is the seed's own.
+    """
+    if family == "clutter":
+        return dataclasses.replace(look, hunt="clutter")
+    if family == "paper":
+        paper = str(rng.choice(list(_STRONG_PAPERS)))
+        spans = _STRONG_PAPERS[paper]
+        level = rng.uniform(*spans[0])
+        rgb = tuple(int(level if paper == "mid_grey" else rng.uniform(*span)) for span in spans)
+        return dataclasses.replace(look, mat_rgb=rgb, hunt=f"paper:{paper}")
+    if family == "all":
+        mat = hunt_look(look, rng, "mats")
+        lit = hunt_look(mat, rng, "light")  # the light's changes leave the mat's
+        return dataclasses.replace(lit, hunt=f"{mat.hunt}+{lit.hunt}")
+    if family == "mats":
+        kind = str(rng.choice(["cream", "grey", "coloured", "glossy", "laminated", "dark_ink"]))
+        if kind in ("cream", "grey", "coloured"):
+            paper = kind if kind != "coloured" else str(rng.choice(["yellow", "pink", "blue", "green"]))
+            if paper == "grey":
+                level = rng.uniform(185, 215)
+                rgb = tuple(int(level + rng.uniform(-4, 4)) for _ in range(3))
+            else:
+                rgb = tuple(int(rng.uniform(*span)) for span in _PAPERS[paper])
+            return dataclasses.replace(look, mat_rgb=rgb, hunt=f"mats:{paper}")
+        if kind == "glossy":  # a lamp's highlight, anywhere on the sheet (also over the spot or a marker)
+            gloss = (rng.uniform(-90, 90), rng.uniform(-50, 70), rng.uniform(15, 45), rng.uniform(60, 170))
+            return dataclasses.replace(look, gloss=tuple(float(v) for v in gloss), hunt="mats:glossy")
+        if kind == "laminated":  # a broad sheen over much of the sheet
+            gloss = (rng.uniform(-60, 60), rng.uniform(-20, 60), rng.uniform(60, 140), rng.uniform(25, 70))
+            return dataclasses.replace(look, gloss=tuple(float(v) for v in gloss), hunt="mats:laminated")
+        return dataclasses.replace(look, ink=int(rng.uniform(70, 120)), hunt="mats:dark_ink")
+    if family == "light":
+        kind = str(rng.choice(["low_lamp", "two_lamps", "dim_gain"]))
+        if kind == "low_lamp":  # 10-25 degrees up, mostly from one side
+            side = rng.choice([-1, 1]) * rng.uniform(math.radians(40), math.radians(140))
+            up = math.tan(math.radians(rng.uniform(10, 25)))
+            # The light falls off away from the lamp (in the picture: x as the world's, y the other way).
+            away = math.atan2(-math.cos(side), -math.sin(side))
+            return dataclasses.replace(
+                look, light_dir=(float(math.sin(side)), float(-math.cos(side)), up),
+                shadow=float(rng.uniform(0.45, 0.7)),
+                uneven=(float(rng.uniform(0.2, 0.45)), float(away), look.uneven[2]), hunt="light:low_lamp")
+        if kind == "two_lamps":  # one each side, 30-60 degrees up
+            lamps = []
+            for sign in (-1, 1):
+                side = sign * rng.uniform(math.radians(30), math.radians(150))
+                up = math.tan(math.radians(rng.uniform(30, 60)))
+                lamps.append((float(math.sin(side)), float(-math.cos(side)), up))
+            return dataclasses.replace(look, light_dir=lamps[0], second_light=lamps[1],
+                                       shadow=float(rng.uniform(0.4, 0.7)), hunt="light:two_lamps")
+        return dataclasses.replace(look, gain=float(rng.uniform(1.8, 3.5)), hunt="light:dim_gain")
+    raise ValueError(f"unknown hunt {family!r} (known: {', '.join(HUNTS)})")
+
+
+def _hunt_clutter(rng: np.random.Generator, origin, box_colours, kind: str) -> tuple[list[Box], str]:
+    """Things left close to the tower on a real table (there from the start, so no part of the
+    test): supply wound cubes (the box's wood), a card, a die, a miniature behind the tower.  Each
+    clear of the room the kind's cubes take (``hunt_clear``) and of the markers' quiet zones; some
+    right behind the tower, in the judge's view, some beside it or in front."""
+
+    def place(size: tuple[float, float], spots: str) -> tuple[float, float, float] | None:
+        """A centre and a turn for a footprint of ``size`` (mm) in one of ``spots``: behind, beside, in front."""
+        for _ in range(60):
+            where = str(rng.choice(list(spots)))
+            if where == "b":  # behind the tower
+                x, y = rng.uniform(-40, 40), rng.uniform(15, 75)
+            elif where == "s" and rng.random() < 0.6:  # beside, between the tower and a marker's quiet zone
+                x, y = rng.choice([-1, 1]) * rng.uniform(18, 32), rng.uniform(-15, 15)
+            elif where == "s":  # behind a marker
+                x, y = rng.choice([-1, 1]) * rng.uniform(40, 80), rng.uniform(30, 60)
+            else:  # in front, between the camera and the tower
+                x, y = rng.uniform(-30, 30), -rng.uniform(35, 55)
+            yaw = float(rng.uniform(0, 90))
+            if hunt_clear((x, y), size, yaw, origin, kind):
+                return float(x), float(y), yaw
+        return None
+
+    boxes, what = [], []
+    for _ in range(int(rng.integers(1, 5))):  # supply cubes, each its own shade of the box's wood
+        heavy = bool(rng.random() < 0.5)
+        rgb = tuple(int(v) for v in np.clip(np.asarray(box_colours[heavy], float) * rng.normal(1, 0.04, 3), 0, 255))
+        spot = place((CUBE_MM, CUBE_MM), "bbssf")
+        if spot:
+            boxes.append(Box((spot[0], spot[1], CUBE_MM / 2), (CUBE_MM,) * 3, rgb, spot[2]))
+            what.append("heavy" if heavy else "light")
+    if rng.random() < 0.5:  # a playing card, face up (a printed colour)
+        size = (63.0, 88.0) if rng.random() < 0.6 else (44.0, 68.0)
+        spot = place(size, "bs")
+        if spot:
+            rgb = tuple(int(v) for v in rng.uniform(60, 240, 3))
+            boxes.append(Box((spot[0], spot[1], 0.3), (*size, 0.6), rgb, spot[2]))
+            what.append("card")
+    if rng.random() < 0.5:  # a die: white, red or black
+        rgb = [(235, 232, 225), (190, 35, 35), (35, 35, 35)][int(rng.integers(3))]
+        spot = place((16.0, 16.0), "bbsf")
+        if spot:
+            boxes.append(Box((spot[0], spot[1], 8.0), (16.0, 16.0, 16.0), rgb, spot[2]))
+            what.append("die")
+    if rng.random() < 0.6:  # a miniature on its base behind the tower, painted any colour (also wood-like)
+        spot = place((25.0, 25.0), "b")
+        if spot:
+            x, y, yaw = spot
+            tall = rng.uniform(25, 45)
+            paint = tuple(int(v) for v in rng.uniform(30, 230, 3))
+            boxes.append(Box((x, y, 1.5), (25.0, 25.0, 3.0), (40, 40, 40), yaw))
+            boxes.append(Box((x, y, 3 + tall / 2), (14.0, 10.0, tall), paint, yaw))
+            what.append("mini")
+    return boxes, "clutter:" + "+".join(what)
+
+
+# The room round the tower each kind's cubes take (x, y mm either way): two towers, a cube aside
+# and a fallen tower reach further than one column.
+_TOWER_ROOM = {"two_towers": (25, 9), "two_ground": (25, 9), "aside": (45, 16), "falling": (110, 9)}
+
+
+def hunt_clear(centre, size, yaw_deg: float, origin, kind: str) -> bool:
+    """Whether a footprint (``size`` mm turned by ``yaw_deg`` at ``centre``) lies clear of the
+    tower's room and of both markers' quiet zones (the printed 30 mm squares and 8 mm round them)."""
+    a = math.radians(yaw_deg)
+    u, v = np.meshgrid(np.linspace(-0.5, 0.5, 9) * size[0], np.linspace(-0.5, 0.5, 9) * size[1])
+    x = centre[0] + u * math.cos(a) - v * math.sin(a)
+    y = centre[1] + u * math.sin(a) + v * math.cos(a)
+    room = _TOWER_ROOM.get(kind, (15, 9))
+    on_tower = (np.abs(x - origin[0]) < room[0]) & (np.abs(y - origin[1]) < room[1])
+    on_zone = (np.abs(np.abs(x) - 60) < 23) & (np.abs(y) < 23)
+    return not (on_tower | on_zone).any()
+
+
+def _random_set_up(rng, camera: Camera | None, cube_colours, *, set_up_light: bool = False,
+                   hunt: str | None = None, hunt_rng: np.random.Generator | None = None) -> tuple[Camera, _Renderer]:
     camera = camera or Camera(
         distance_mm=rng.uniform(180, 300), elevation_deg=rng.uniform(10, 30), yaw_deg=rng.uniform(-8, 8),
         roll_deg=rng.uniform(-3, 3), focal_px=rng.uniform(450, 700),
@@ -653,7 +843,10 @@ def _random_set_up(rng, camera: Camera | None, cube_colours, *, set_up_light: bo
     # The box's wood is "about" the spec colour: each box a little off it.
     box_colours = tuple(tuple(int(v) for v in np.clip(np.asarray(c) * rng.normal(1, 0.03, 3), 0, 255))
                         for c in cube_colours)
-    return camera, _Renderer(camera, rng, random_look(rng, set_up_light=set_up_light), box_colours)
+    look = random_look(rng, set_up_light=set_up_light)
+    if hunt:
+        look = hunt_look(look, hunt_rng, hunt)
+    return camera, _Renderer(camera, rng, look, box_colours)
 
 
 def make_calibration_shot(
@@ -695,6 +888,7 @@ def make_tower_scene(
     heavy_rgb: tuple[int, int, int] = HEAVY_RGB,
     solid_touch: bool = False,
     arm_turn: float = 12.0,
+    hunt: str | None = None,
 ) -> TowerScene:
     """Render one Knockdown Test: the empty reference, then ``frames`` frames of the end.
 
@@ -702,6 +896,9 @@ def make_tower_scene(
     build spot; with ``pile`` the fighter's wound cubes lie beside the mat in the reference
     (they are the tower at the end).  With ``solid_touch`` a touching ring's arms meet as solid
     cubes do instead of overlapping (``_meeting``; off by default, so every seed keeps its scene).
+    ``hunt`` (one of ``HUNTS``) changes the table past the generator's own looks (``hunt_look``) or adds
+    clutter close to the tower (``_hunt_clutter``), from a generator of its own: the rest of the scene is
+    the seed's.
     """
     if kind not in EXPECTED:
         raise ValueError(f"unknown tower scene kind {kind!r} (known: {', '.join(KINDS)})")
@@ -716,12 +913,19 @@ def make_tower_scene(
     if kind == "wrong_colour" and heavy < 1:
         raise ValueError(f"a wrong_colour scene needs a heavy cube, got heavy={heavy!r}")
     rng = np.random.default_rng(seed)
-    camera, renderer = _random_set_up(rng, camera, (light_rgb, heavy_rgb))
+    hunt_rng = np.random.default_rng([seed, HUNTS.index(hunt)]) if hunt else None
+    camera, renderer = _random_set_up(rng, camera, (light_rgb, heavy_rgb), hunt=hunt, hunt_rng=hunt_rng)
     origin = tuple(rng.uniform(-off_spot_mm, off_spot_mm, 2)) if off_spot_mm else (0.0, 0.0)
     cubes, true_heavy, true_light = _structure(kind, heavy, light, rng, origin, solid_touch=solid_touch,
                                                   arm_turn=arm_turn)
     cubes = _real_wood(cubes, rng, renderer.cube_colours, renderer.look.wood_sd)
     boxes = _distractors(rng, distractors, near=near)
+    label = renderer.look.hunt
+    if hunt in ("clutter", "all"):
+        close, clutter = _hunt_clutter(hunt_rng, origin, renderer.cube_colours, kind)
+        boxes += close
+        label = clutter if hunt == "clutter" else f"{label}+{clutter}"
+
     before: list[Cube] = []
     if pile:
         side = rng.choice([-1, 1])
@@ -742,11 +946,11 @@ def make_tower_scene(
     drift = 1.0 + rng.uniform(-exposure_drift, exposure_drift)
 
     def finish(img: np.ndarray, *, end: bool) -> np.ndarray:
-        out = img.astype(np.float32) * (gain * (drift if end else 1.0))
+        out = img.astype(np.float32) * (gain * (drift if end else 1.0)) * renderer.look.gain
         if end and nudge_px:
             m = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
             out = cv2.warpAffine(out, m, camera.size, borderMode=cv2.BORDER_REPLICATE)
-        out += rng.normal(0, noise * (1.6 if dim else 1.0), out.shape)
+        out += rng.normal(0, noise * (1.6 if dim else 1.0) * renderer.look.gain, out.shape)
         return np.clip(out, 0, 255).astype(np.uint8)
 
     shots = [finish(renderer.render(before, boxes, []), end=False)]
@@ -758,4 +962,5 @@ def make_tower_scene(
             fractions = np.clip(np.linspace(-0.6, 1.0, frames), 0, 1)
             frame_cubes = _fall(cubes, float(fractions[i]), direction, origin)
         shots.append(finish(renderer.render(frame_cubes, boxes, hands), end=True))
-    return TowerScene(shots, true_heavy, true_light, kind, EXPECTED[kind], camera, renderer.look, stands(cubes))
+    return TowerScene(shots, true_heavy, true_light, kind, EXPECTED[kind], camera, renderer.look, stands(cubes),
+                      label)
