@@ -1,10 +1,11 @@
 """The ninety-fifth pass: with the count, a token pair before a fighter on a base the board's colour taken for that
 fighter (a wrong ``ok: true``). Two 22 mm tokens resting one on the other on S6 fit 24-26 mm, crisp and solid, like
 a base; the fighter stands 3-6 mm behind them off the row on a base that barely changes the view, and its figure,
-seen alone past bare board, is fitted to no disc. ``_standing_in_for`` lets the pair stand in for the fighter the
-count says is there, and the figure's change lies in the pair's figure corridor, so nothing is left unexplained.
-A figure rises from its base's middle without a gap: change apart from the stand-in in its corridor is something of
-its own, and the count cannot say which of the two it counts (``bases._change_apart_from``).
+seen alone past bare board, is fitted to no disc (or a ragged one). ``_standing_in_for`` lets the pair stand in for
+the fighter the count says is there (or the count lets it pass as a fighter's foot), and the figure's change lies
+in the pair's figure corridor, or off every space past it, so nothing is left unexplained. A figure rises from its
+base's middle without a gap: change apart behind the stand-in is something of its own, and the count cannot say
+which of the two it counts (``bases._change_apart_from``).
 See docs/arena-reader.md, "Ninety-fifth pass" and ``bench/arena_stacked_tokens.py --set gap-behind-board``."""
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ GEOMETRY = line_9()
 VIEW = BoardView.of(GEOMETRY)
 #: The camera of the ``gap-behind`` scenes 61 degrees up, 20 degrees to the left (as the reader places it).
 CAMERA = CameraPosition((-74.3, -205.6, 393.4), 900.0)
-NEW_DOUBT = "may be a token stack, and what stands apart from it"
+NEW_DOUBT = "may be a token stack, and what stands apart behind it"
 
 
 def _stand_in(x=40.0, y=8.0, diameter=26.0):
@@ -66,6 +67,18 @@ def test_change_apart_on_its_own_space_or_explained_is_no_doubt():
     assert bases._change_apart_from(off, [], [], _mask((40, 40, 13), (44, 72, 8)), VIEW, GEOMETRY, CAMERA) is None
 
 
+def test_change_beside_the_stand_in_or_joined_to_a_token_is_not_asked():
+    # Off the row 38 mm to the side of the disc, past where its figure or one right behind it shows (used 900080
+    # with the whole board asked: the figure's shade 25 mm beside its S1 base, a right reading lost).
+    beside = _mask((40, 8, 13), (95, 30, 8))
+    assert bases._change_apart_from(_stand_in(), [], [], beside, VIEW, GEOMETRY, CAMERA) is None
+    # Joined to a token lying behind (its shade or side, past what ``_explained_mask`` gives a token: used 900149).
+    token = Blob(44.0, 34.0, 8.0, 0.2, 0.0, Evidence.NO, (44.0, 34.0), 2, 1.0)
+    mask = _mask((40, 8, 13), (44, 34, 8), (48, 52, 6), bridge=((44, 34), (48, 52)))
+    assert bases._change_apart_from(_stand_in(), [], [], mask, VIEW, GEOMETRY, CAMERA) is not None  # not known a token
+    assert bases._change_apart_from(_stand_in(), [], [token], mask, VIEW, GEOMETRY, CAMERA) is None
+
+
 #: ``gap-behind-board`` scenes (elevation, azimuth, offset, angle, gap, faint lower token, base colour) read S6 with
 #: ``ok: true`` by main b69c795 with the count, the fighter standing off the row behind the pair.
 WRONG_ON_MAIN = [
@@ -99,13 +112,13 @@ def test_a_lone_fighter_standing_in_for_the_count_is_still_read(label, monkeypat
     # A fighter on a base the spaces' colour seen from 74-80 degrees up, taken for the count: its figure is
     # joined to its disc, nothing stands apart from it, and it is read right.
     asked = []
-    rule = bases._figures_apart_from_stand_ins
+    rule = bases._figures_apart_behind_stand_ins
 
     def spying(counted_in, *args):
         asked.append(len(counted_in))
         return rule(counted_in, *args)
 
-    monkeypatch.setattr(bases, "_figures_apart_from_stand_ins", spying)
+    monkeypatch.setattr(bases, "_figures_apart_behind_stand_ins", spying)
     reading, truth = read_stacked_tokens("fighters", label, with_count=True)
     assert asked == [1]
     assert reading.ok and reading.occupied == truth, reading.error
