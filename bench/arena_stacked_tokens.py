@@ -1,6 +1,7 @@
 """Arena reader on purpose-built scenes of tokens lying one on another: never a fighter with ok:true.
 
-Run: python bench/arena_stacked_tokens.py [--set stacked|front|resting|resting-wide|resting-behind|gap-behind|fighters|beside|all]
+Run: python bench/arena_stacked_tokens.py [--set stacked|front|resting|resting-wide|resting-behind|gap-behind|
+gap-behind-board|fighters|beside|all]
 [--with-count] [--jobs J] [-v]
 Read without the fighter count (the offline reader's case), or with ``--with-count`` told how many
 fighters the scene holds (the live service's case in a match): every fighter built into it,
@@ -29,6 +30,9 @@ Each scene is counted as ``ok`` right, ``ok`` WRONG (must be 0) or a doubt:
   upper token 5 or 11 mm off towards 0-180 degrees (480): seen from so high that a figure stays over its
   base, a pair fitted base-sized with a fighter a few mm behind it looks like two fighters one right behind
   the other (the fifty-ninth pass).
+- ``gap-behind-board``: as ``gap-behind``, the fighter's base the board's colour, the spaces' or a shade off
+  the board's (1440): a fighter hard to see behind a pair fitted base-sized, which, with the count, is the
+  one fighter the reader may take the pair for (the ninety-fourth and ninety-fifth passes).
 - ``fighters``: a real fighter (base 26.5 mm, vivid or the spaces' colour) on each place and
   pose of ``stacked``: how many are still read (right), as a cost check.
 - ``beside``: a fighter on S6 (base 26.5 mm the spaces' colour or a shade off the board's, a 35 mm
@@ -66,6 +70,8 @@ FAINT_TOKEN = (128, 150, 168)
 FAINT_BASE = (142, 162, 178)
 #: The ``gap-behind`` set's other lower token: as vivid as the upper one.
 VIVID_TOKEN = (30, 150, 220)
+#: The ``gap-behind-board`` set's fighter bases: the board's colour, the spaces', a shade off the board's.
+DULL_BASES = {"board": BOARD, "space": SPACE, "near-board": FAINT_BASE}
 
 
 def _scene(pose: CameraPose, minis=(), tokens=(), seed: int = 1) -> Scene:
@@ -77,6 +83,22 @@ def stacked_pair(x: float, angle_deg: float) -> tuple[Token, Token]:
     """Two vivid tokens, 22 mm and 21 mm, the upper dropped 4 mm off the lower's centre."""
     dx, dy = 4 * math.cos(math.radians(angle_deg)), 4 * math.sin(math.radians(angle_deg))
     return Token(x, 0.0, 22.0, 3.0, (30, 150, 220)), Token(x + dx, dy, 21.0, 3.0, (200, 40, 180), z_mm=3.0)
+
+
+def _gap_behind(colours: dict) -> list[tuple]:
+    """The ``gap-behind`` scenes, the fighter behind on a base of each of ``colours`` (name: BGR)."""
+    out = []
+    for el, az, offset, angle, gap, lower, name in itertools.product(
+            (61, 67, 74, 80), (-20, 20), (5.0, 11.0), (0, 45, 90, 135, 180), (3.0, 4.5, 6.0), (FAINT_TOKEN, VIVID_TOKEN),
+            colours):
+        dx, dy = offset * math.cos(math.radians(angle)), offset * math.sin(math.radians(angle))
+        pair = (Token(40.0, 8.0, 22.0, 3.0, lower), Token(40.0 + dx, 8.0 + dy, 22.0, 3.0, (200, 40, 180), z_mm=3.0))
+        # Its base ``gap`` mm behind whichever token reaches further back.
+        behind = Miniature(40.0, 8.0 + max(0.0, dy) + 11.0 + 13.5 + gap, base_mm=27.0, base_bgr=colours[name],
+                           figure_bgr=(90, 160, 90), figure_height_mm=35.0)
+        out.append(("gap-behind-board", (el, az, offset, angle, gap, lower == FAINT_TOKEN, name),
+                    CameraPose(distance_mm=450, elevation_deg=el, azimuth_deg=az), (behind,), pair, ()))
+    return out
 
 
 def jobs(which: str) -> list[tuple]:
@@ -115,15 +137,9 @@ def jobs(which: str) -> list[tuple]:
             out.append(("resting-behind", (el, az, offset, angle, base == SPACE),
                         CameraPose(distance_mm=450, elevation_deg=el, azimuth_deg=az), (behind,), pair, ()))
     if which in ("gap-behind", "all"):
-        for el, az, offset, angle, gap, lower in itertools.product((61, 67, 74, 80), (-20, 20), (5.0, 11.0),
-                                                                   (0, 45, 90, 135, 180), (3.0, 4.5, 6.0), (FAINT_TOKEN, VIVID_TOKEN)):
-            dx, dy = offset * math.cos(math.radians(angle)), offset * math.sin(math.radians(angle))
-            pair = (Token(40.0, 8.0, 22.0, 3.0, lower), Token(40.0 + dx, 8.0 + dy, 22.0, 3.0, (200, 40, 180), z_mm=3.0))
-            # Its base ``gap`` mm behind whichever token reaches further back.
-            behind = Miniature(40.0, 8.0 + max(0.0, dy) + 11.0 + 13.5 + gap, base_mm=27.0, base_bgr=(66, 158, 226),
-                               figure_bgr=(90, 160, 90), figure_height_mm=35.0)
-            out.append(("gap-behind", (el, az, offset, angle, gap, lower == FAINT_TOKEN),
-                        CameraPose(distance_mm=450, elevation_deg=el, azimuth_deg=az), (behind,), pair, ()))
+        out += [("gap-behind", label[:-1], *rest) for _, label, *rest in _gap_behind({"vivid": (66, 158, 226)})]
+    if which in ("gap-behind-board", "all"):
+        out += _gap_behind(DULL_BASES)
     if which in ("beside", "all"):
         for el, az, size, turn, base in itertools.product((67, 74, 80), AZIMUTHS, (15.0, 22.0), (-90, -45, 0, 45, 90),
                                                           (SPACE, FAINT_BASE)):
@@ -156,19 +172,26 @@ def run_one(job, with_count: bool = False):
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", default="all", choices=("stacked", "front", "resting", "resting-wide", "resting-behind", "gap-behind", "fighters",
-                                                  "beside", "all"))
+    parser.add_argument("--set", default="all", choices=("stacked", "front", "resting", "resting-wide", "resting-behind", "gap-behind",
+                                                         "gap-behind-board", "fighters", "beside", "all"))
     parser.add_argument("--with-count", action="store_true",
                         help="tell the reader how many fighters the scene holds, those off every space included")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--every", type=int, default=1,
+                        help="read every Nth scene only (of gap-behind-board: every Nth pose, all its base colours)")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every scene read WRONG")
+    parser.add_argument("--all-verdicts", action="store_true", help="list every scene's verdict and reading")
     args = parser.parse_args()
+    chosen = [job for i, job in enumerate(jobs(args.set))
+              if (i // len(DULL_BASES) if job[0] == "gap-behind-board" else i) % args.every == 0]
     with ProcessPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(functools.partial(run_one, with_count=args.with_count), jobs(args.set), chunksize=4))
+        results = list(pool.map(functools.partial(run_one, with_count=args.with_count), chosen, chunksize=4))
     counts = collections.defaultdict(collections.Counter)
     for kind, label, verdict, truth, occupied, error in results:
         counts[kind][verdict] += 1
-        if args.verbose and verdict == "WRONG":
+        if args.all_verdicts:
+            print(f"{kind} {label}: {verdict} truth={truth} read={occupied} -- {error}")
+        elif args.verbose and verdict == "WRONG":
             print(f"{kind} {label}: truth={truth} read={occupied}")
     print("read with the fighter count" if args.with_count else "read without the fighter count")
     print(f"{'set':10s} {'scenes':>6s} {'ok right':>9s} {'ok WRONG':>9s} {'doubt':>6s}")

@@ -1181,6 +1181,7 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
                              f"({behind.x_mm:.0f}, {behind.y_mm:.0f}) mm, on another space")
                    for front, behind in overlapping_solid
                    if geometry.space_at(front.x_mm, front.y_mm) != geometry.space_at(behind.x_mm, behind.y_mm)]
+    stand_ins: list[Blob] = []
     if expected is not None and len(bases) < expected:
         stand_ins = _standing_in_for(expected - len(bases), blobs, bases, geometry, camera, settings)
         # A stand-in on a space that stands up past a token stack's reach only by something apart from it
@@ -1208,6 +1209,8 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
         if kinds[id(b)] is Kind.TOKEN
         and not any(_overlapping(b, f) for f in bases)
     ]
+    counted_in = [b for b in bases if id(b) in taken_by_count or any(b is s for s in stand_ins)]
+    doubts += _figures_apart_behind_stand_ins(counted_in, bases, tokens, mask, view, geometry, camera)
     for blob in discs:
         if kinds[id(blob)] is Kind.UNSURE and not _explained(blob, bases, camera) and _near_a_space(blob, geometry):
             doubt = (f"the object at ({blob.x_mm:.0f}, {blob.y_mm:.0f}) mm may be a token or a base "
@@ -1901,6 +1904,65 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
     return standing if len(standing) == missing and not apart else []
 
 
+def _figures_apart_behind_stand_ins(stand_ins: list[Blob], bases, tokens, mask, view: BoardView,
+                                    geometry: BoardGeometry, camera: CameraPosition) -> list[FirmDoubt]:
+    """The doubts of a fighter taken for the count on a space (a stand-in, or a disc let pass by the count as
+    a fighter's foot: ``taken_by_count``) with something standing apart from it, on another space or on none
+    (the ninety-fifth pass), behind it: see ``_change_apart_from``."""
+    doubts = []
+    for stand_in in stand_ins:
+        behind = _change_apart_from(stand_in, [b for b in bases if b is not stand_in], tokens, mask, view,
+                                    geometry, camera)
+        if behind is not None:
+            doubts.append(FirmDoubt(f"the object at ({stand_in.x_mm:.0f}, {stand_in.y_mm:.0f}) mm may be a token "
+                                    f"stack, and what stands apart behind it at ({behind[0]:.0f}, {behind[1]:.0f}) mm "
+                                    "the fighter counted"))
+    return doubts
+
+
+def _change_apart_from(stand_in: Blob, others, tokens, mask, view: BoardView, geometry: BoardGeometry,
+                       camera: CameraPosition) -> tuple[float, float] | None:
+    """Where (board mm, its end nearest the camera) change stands apart behind a stand-in on a space, on
+    another space or on none, that no taken base, its figure or a token accounts for; None if there is none.
+
+    A fighter is a figure rising from its base's middle: all the change its figure makes is joined to the
+    base's own. Change behind the stand-in with bare board all round it, joined to no fighter taken and no
+    token, is no part of a figure on it; where nothing else accounts for it, something stands there of its
+    own: a fighter whose base does not change the view (the board's colour), its figure seen alone. Off
+    every space such change raises no doubt, for it changes no space; but with the count, were it the
+    fighter counted, the stand-in would be none. The count says how many fighters there are, not which of
+    the two it counts, and the stand-in may be something flat (two tokens resting one on the other fitted
+    23-26 mm, crisp and solid, as a base: the ``gap-behind-board`` built set, the fighter 3-6 mm behind them
+    off the row, its figure fitted to no disc or to a ragged one, so ``_apart_behind_a_stand_in_on_a_space``
+    never asks it). Behind: its figure corridor run on by the widest base, where the figure of a fighter
+    standing right behind it shows (seen from 74-80 degrees up, past the stand-in's own corridor).
+    """
+    own = geometry.space_at(stand_in.x_mm, stand_in.y_mm)
+    if own is None:
+        return None
+    ppm = view.px_per_mm
+    count, labels = cv2.connectedComponents((mask > 0).view(np.uint8), connectivity=8)
+    if count <= 2:
+        return None
+    joined = np.zeros(mask.shape, np.uint8)
+    for disc in [stand_in, *others, *tokens]:
+        cv2.circle(joined, _px(view, disc.x_mm, disc.y_mm), int(round(disc.radius_mm * ppm)), 1, -1)
+    behind = np.zeros(mask.shape, np.uint8)
+    cv2.fillConvexPoly(behind, _figure_corridor(view, camera, stand_in, past_mm=LARGEST_BASE_MM), 1)
+    left = (labels > 0) & (behind > 0) & (_explained_mask(mask, view, camera, others, tokens) == 0)
+    left &= ~np.isin(labels, np.unique(labels[joined > 0]))  # a taken fighter's figure or a token's shade
+    ax, ay = camera.away(stand_in.x_mm, stand_in.y_mm)
+    for label in np.unique(labels[left]):
+        vs, us = np.nonzero(left & (labels == label))
+        if len(vs) < _UNEXPLAINED_AREA_MM2 * ppm * ppm:
+            continue
+        xs, ys = view.to_mm(us.astype(float), vs.astype(float))
+        near = int(np.argmin((xs - stand_in.x_mm) * ax + (ys - stand_in.y_mm) * ay))
+        if geometry.space_at(float(xs[near]), float(ys[near])) != own:
+            return float(xs[near]), float(ys[near])
+    return None
+
+
 def _on_the_board(blob: Blob, geometry: BoardGeometry) -> bool:
     """Does the whole disc lie on the board (no fighter stands off it)?"""
     w, h = geometry.board_mm
@@ -2342,10 +2404,11 @@ def _explained_mask(mask, view: BoardView, camera: CameraPosition, bases, tokens
     return explained
 
 
-def _figure_corridor(view: BoardView, camera: CameraPosition, base: Blob) -> np.ndarray:
-    """Where the figure standing on a base can show: a widening strip away from the camera."""
+def _figure_corridor(view: BoardView, camera: CameraPosition, base: Blob, past_mm: float = 0.0) -> np.ndarray:
+    """Where the figure standing on a base can show: a widening strip away from the camera (run on
+    ``past_mm`` further: where that of a fighter standing that far behind it can)."""
     ax, ay = camera.away(base.x_mm, base.y_mm)
-    reach = math.hypot(*camera.lean(base.x_mm, base.y_mm, MAX_FIGURE_MM)) + base.radius_mm
+    reach = math.hypot(*camera.lean(base.x_mm, base.y_mm, MAX_FIGURE_MM)) + base.radius_mm + past_mm
     nx, ny = -ay, ax
     near = FIGURE_HALF_WIDTH_MM
     far = FIGURE_HALF_WIDTH_MM + 0.15 * reach
