@@ -1864,7 +1864,7 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
         # measure up to the spec's largest base + slack; on a space no wider than a clear base
         # (two touching tokens with a figure behind them measure some 31 mm).
         widest = _widest_base(settings) if _off_the_spaces(blob, geometry) else settings.base_mm + CLEAR_BASE_SLACK_MM
-        widened = _widened_round_base(blob, settings)  # (one round rim: a base's, widened; no token pair's)
+        widened = _widened_round_base(blob, geometry, settings)  # (one round rim: a base's, widened; no token pair's)
         if blob.fit_error_mm > STANDING_RIM_ERROR_MM or (blob.diameter_mm > widest and not widened):
             continue
         base_like = _base_like(blob, settings) or widened
@@ -2126,17 +2126,20 @@ def _near_rim_halves(difference, mask, view: BoardView, camera: CameraPosition, 
     return math.hypot(au - bu, av - bv), min(ar, br)
 
 
-def _widened_round_base(blob: Blob, settings: ArenaSettings) -> bool:
-    """A crisp disc wider than a clear base (``base_mm`` + ``CLEAR_BASE_SLACK_MM``) and up to the widest
-    base (``_widest_base``), nothing against a figure on it, whose near rim is one circle: its two halves
-    fit circles with one centre, each wider than a token's (``_near_rim_halves``).
+def _widened_round_base(blob: Blob, geometry: BoardGeometry, settings: ArenaSettings) -> bool:
+    """A crisp disc on a space wider than a clear base (``base_mm`` + ``CLEAR_BASE_SLACK_MM``) and up to the
+    widest base (``_widest_base``), nothing against a figure on it, whose near rim is one circle: its two
+    halves fit circles with one centre, each wider than a token's (``_near_rim_halves``).
 
     Why: on a space the limit is a clear base's because two overlapping tokens with a figure behind them
     fit some 31 mm. A base is one round rim; a shadow round its foot or its blur widens all of it alike
     (the eighty-second pass), so both halves of its near arc still lie on one circle. Two tokens' near
     arc is two arcs of a token's radius (at most 11 mm), each half one token's, their centres apart by
-    the tokens' offset. The near arc is the one nothing standing on a base hides."""
-    return (blob.near_halves is not None and blob.fit_error_mm <= CRISP_RIM_MM
+    the tokens' offset. The near arc is the one nothing standing on a base hides.
+    Not off the spaces, where the widest base is the limit already: a hand's edge there (used 920155, a hand
+    over marker 10, 36 degrees up) fitted a 31.5 mm disc whose halves lie 0.8 mm apart. A round near rim is
+    no sign of a base where a hand may be; on a space it parts a base from two tokens only."""
+    return (blob.near_halves is not None and blob.fit_error_mm <= CRISP_RIM_MM and not _off_the_spaces(blob, geometry)
             and settings.base_mm + CLEAR_BASE_SLACK_MM < blob.diameter_mm <= _widest_base(settings)
             and blob.figure is not Evidence.NO
             and blob.near_halves[0] <= HALVES_APART_MM and blob.near_halves[1] >= HALF_RADIUS_MM)
