@@ -2092,7 +2092,7 @@ def _widest_base(settings: ArenaSettings) -> float:
 
 
 #: A widened base's near rim is one circle: the circles its two halves fit lie at most this far apart (mm; the
-#: ninety-seventh pass: bases widened 30.4-31.5 mm, 1.1-1.7; two overlapping tokens fitted 30-31 mm, 3.3 or more).
+#: ninety-seventh pass: bases widened to 30.4-31.5 mm, 1.1-1.6; two overlapping tokens fitted 30-31 mm, 3.3 or more).
 HALVES_APART_MM = 2.0
 #: ... and each half's radius is a base's (12.5 mm and more, widened past 15), 2.5 mm past the largest token's (11
 #: mm): a half of two tokens' rim is one token's arc (measured 7.7-13.0 mm; the bases' 14.3-16.7).
