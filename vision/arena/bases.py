@@ -351,6 +351,10 @@ class Blob:
     #: ``_rises_out_of_it``): a figure's body rising out of its foot. Measured only on token-sized discs
     #: standing up, not ``apart_behind``, with a figure's evidence or none.
     rises_out: bool = False
+    #: A crisp disc wider than a clear base and up to the widest base (see ``_near_rim_halves``): the circles
+    #: its near rim's two halves (left and right of the line to the camera) fit apart, (how far apart their
+    #: centres lie, the smaller radius) in mm; None elsewhere, or where a half has too few rim points.
+    near_halves: tuple | None = None
 
     @property
     def diameter_mm(self) -> float:
@@ -661,6 +665,8 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
                 # (fresh 880000: a 28 mm figure and the base's crescent over the board fitted one 17.6 mm disc, 69
                 # degrees up): the base's side, darker than its top, still rings the figure's foot.
                 blob = replace(blob, side_ring=tint_check.side_ring(view, camera, x, y, r, settings, arc))
+        if error <= CRISP_RIM_MM and settings.base_mm + CLEAR_BASE_SLACK_MM < 2 * r <= _widest_base(settings):
+            blob = replace(blob, near_halves=_near_rim_halves(difference, mask, view, camera, radius, (u, v), (x, y, r)))
         blobs.append(blob)
     discs = [b for b in blobs if is_disc(b, settings)]
     for i, blob in enumerate(blobs):
@@ -1861,9 +1867,10 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
         # measure up to the spec's largest base + slack; on a space no wider than a clear base
         # (two touching tokens with a figure behind them measure some 31 mm).
         widest = _widest_base(settings) if _off_the_spaces(blob, geometry) else settings.base_mm + CLEAR_BASE_SLACK_MM
-        if blob.fit_error_mm > STANDING_RIM_ERROR_MM or blob.diameter_mm > widest:
+        widened = _widened_round_base(blob, geometry, settings)  # (one round rim: a base's, widened; no token pair's)
+        if blob.fit_error_mm > STANDING_RIM_ERROR_MM or (blob.diameter_mm > widest and not widened):
             continue
-        base_like = _base_like(blob, settings)
+        base_like = _base_like(blob, settings) or widened
         if not (base_like or blob.stands_up or blob.figure is Evidence.YES) or classify(blob, settings) is Kind.TOKEN:
             continue
         if not base_like and blob.ahead > MAX_CHANGE_AHEAD and not _stands_on_its_own(blob, geometry):
@@ -2144,6 +2151,60 @@ def _base_like(blob: Blob, settings: ArenaSettings) -> bool:
 def _widest_base(settings: ArenaSettings) -> float:
     """The widest a fighter known to be missing may measure clear of every space (mm)."""
     return max(settings.base_mm, LARGEST_BASE_MM) + CLEAR_BASE_SLACK_MM
+
+
+#: A widened base's near rim is one circle: the circles its two halves fit lie at most this far apart (mm; the
+#: ninety-seventh pass: bases widened to 30.4-31.5 mm, 1.1-1.6; two overlapping tokens fitted 30-31 mm, 3.3 or more).
+HALVES_APART_MM = 2.0
+#: ... and each half's radius is a base's (12.5 mm and more, widened past 15), 2.5 mm past the largest token's (11
+#: mm): a half of two tokens' rim is one token's arc (measured 7.7-13.0 mm; the bases' 14.3-16.7).
+HALF_RADIUS_MM = 13.5
+
+
+def _near_rim_halves(difference, mask, view: BoardView, camera: CameraPosition, radius: float, seed, disc):
+    """For the disc (x, y, r) fitted from ``seed`` (u, v): its rim points found again (``_rim_points``), those
+    the whole fit keeps (within 1 mm, or 2.5 median errors, of its circle) split at the ray towards the
+    camera, each half fitted a circle (``_robust_circles``): (how far apart their centres lie, the smaller
+    radius), in mm. None where the points fit another disc than ``disc`` or a half has under six points."""
+    xs, ys, good, _ = _rim_points(difference, mask, view, [seed], camera, radius)
+    whole = _robust_circles(xs, ys, good)[0]
+    if whole is None:
+        return None
+    cu, cv, r, _ = whole
+    x, y = view.to_mm(cu * view.px_per_mm, cv * view.px_per_mm)
+    if math.hypot(x - disc[0], y - disc[1]) > _AGREE_MM or abs(r - disc[2]) > _AGREE_MM:
+        return None  # (refitted from the middle of its rim, or as a base past a neighbour: not this seed's)
+    off = np.abs(np.hypot(xs[0] - cu, ys[0] - cv) - r)
+    kept = good[0] & (off < max(1.0, 2.5 * float(np.median(off[good[0]]))))
+    middle = len(_RAY_ANGLES) // 2
+    rays = np.arange(len(_RAY_ANGLES))
+    halves = np.array([kept & (rays < middle), kept & (rays > middle)])
+    if halves.sum(axis=1).min() < 6:
+        return None
+    fits = _robust_circles(np.broadcast_to(xs[0], halves.shape), np.broadcast_to(ys[0], halves.shape), halves)
+    if None in fits:
+        return None
+    (au, av, ar, _), (bu, bv, br, _) = fits
+    return math.hypot(au - bu, av - bv), min(ar, br)
+
+
+def _widened_round_base(blob: Blob, geometry: BoardGeometry, settings: ArenaSettings) -> bool:
+    """A crisp disc on a space wider than a clear base (``base_mm`` + ``CLEAR_BASE_SLACK_MM``) and up to the
+    widest base (``_widest_base``), nothing against a figure on it, whose near rim is one circle: its two
+    halves fit circles with one centre, each wider than a token's (``_near_rim_halves``).
+
+    Why: on a space the limit is a clear base's because two overlapping tokens with a figure behind them
+    fit some 31 mm. A base is one round rim; a shadow round its foot or its blur widens all of it alike
+    (the eighty-second pass), so both halves of its near arc still lie on one circle. Two tokens' near
+    arc is two arcs of a token's radius (at most 11 mm), each half one token's, their centres apart by
+    the tokens' offset. The near arc is the one nothing standing on a base hides.
+    Not off the spaces, where the widest base is the limit already: a hand's edge there (used 920155, a hand
+    over marker 10, 36 degrees up) fitted a 31.5 mm disc whose halves lie 0.8 mm apart. A round near rim is
+    no sign of a base where a hand may be; on a space it parts a base from two tokens only."""
+    return (blob.near_halves is not None and blob.fit_error_mm <= CRISP_RIM_MM and not _off_the_spaces(blob, geometry)
+            and settings.base_mm + CLEAR_BASE_SLACK_MM < blob.diameter_mm <= _widest_base(settings)
+            and blob.figure is not Evidence.NO
+            and blob.near_halves[0] <= HALVES_APART_MM and blob.near_halves[1] >= HALF_RADIUS_MM)
 
 
 def _off_the_spaces(blob: Blob, geometry: BoardGeometry) -> bool:
