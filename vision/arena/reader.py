@@ -21,7 +21,8 @@ from vision.arena.registration import Registration, StillMarkers, register
 from vision.arena.settings import ArenaSettings
 from vision.arena.bases import (TOKEN_MAX_MM, Blob, FirmDoubt, HidingDoubt, board_noise, change_mask, changed_window,
                                 find_blobs, is_clear_base, select_bases)
-from vision.arena.hiding import base_apart_from_cover, markers_reached, search_mask as _search_mask
+from vision.arena.hiding import (MIN_BASE_MM, SOLID_OVERLAP_MM, base_apart_from_cover, markers_reached,
+                                 search_mask as _search_mask)
 from vision.arena.pose import CameraPosition, camera_position
 from vision.arena.topdown import BoardView, SmoothView, change_between
 
@@ -33,9 +34,10 @@ FIGURE_ONLY_EDGE_MARGIN_MM = 6.0
 MATCH_FIGHTERS = 2
 #: The confidence of a fighter a reading in doubt only guesses (a sure one's is 0.45 or more).
 GUESS_CONFIDENCE = 0.2
-#: Sightings nearer each other than this (mm; half the smallest base the spec allows) are taken for
-#: one thing: two fighters' bases do not overlap, so what is seen of each lies a base or so apart.
-ONE_THING_MM = 12.5
+#: Sightings nearer each other than this (mm) are taken for one thing: two fighters' bases do not
+#: overlap, so their centres lie at least the smallest base apart (25 mm), and a sighting places a
+#: centre to within a solid's fitting error (3 mm), each of the two (the ninety-sixth pass).
+ONE_THING_MM = MIN_BASE_MM - 2 * SOLID_OVERLAP_MM
 
 
 #: How many other mappings' camera positions a prepared reference keeps (see camera_for).
