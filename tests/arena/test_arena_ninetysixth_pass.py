@@ -1,0 +1,63 @@
+"""The ninety-sixth pass: without the count, the best reading of a doubt (``reader._best_guesses``) names one
+thing seen once: sightings closer than two fighters' bases can stand (``ONE_THING_MM``, the smallest base
+less two fitting errors) are one thing, not half a base as before. ``ok``, the error and every ``ok: true``
+reading are untouched. See docs/arena-reader.md, "Ninety-sixth pass"."""
+
+from __future__ import annotations
+
+from arena_scenes import line_9, spec_scene
+from vision.arena import read_arena
+from vision.arena.bases import Doubt, FirmDoubt, HidingDoubt
+from vision.arena.reader import ONE_THING_MM, _best_guesses
+
+GEOMETRY = line_9()
+
+
+def test_one_base_seen_across_an_outline_is_one_guess():
+    # 996552: one fighter on S9 (a 28 mm base fitted 30 mm); its figure shows as change on S8's outline
+    # 17-18 mm from the disc. A second fighter there would overlap the first's base.
+    doubts = [
+        FirmDoubt("the object at (152, 11) mm may be a token or a base (30 mm across)").seen_at(152.0, 11.0),
+        HidingDoubt("a figure standing at (138, 0) mm on S8's outline ...", "S8").seen_at(137.7, 0.0),
+        HidingDoubt("a figure standing at (152, 9) mm on S9's outline ...", "S9").seen_at(152.0, 9.3),
+    ]
+    assert [g.space for g in _best_guesses([], doubts, GEOMETRY, 2)] == ["S9"]
+
+
+def test_two_fighters_a_base_apart_are_still_two_guesses():
+    # 920121: two fighters with touching bases on S8 and S9, 26 mm apart; their nearest sightings 22 mm.
+    doubts = [
+        FirmDoubt("the object at (133, 5) mm may be a token or a base (27 mm across)").seen_at(132.7, 4.8),
+        FirmDoubt("the object at (159, 5) mm may be a token or a base (27 mm across)").seen_at(158.9, 4.9),
+        HidingDoubt("a figure standing at (131, 2) mm on S8's outline ...", "S8").seen_at(130.5, 1.9),
+        HidingDoubt("a figure standing at (155, 2) mm on S9's outline ...", "S9").seen_at(154.8, 2.4),
+    ]
+    assert ONE_THING_MM < 22.0
+    assert sorted(g.space for g in _best_guesses([], doubts, GEOMETRY, 2)) == ["S8", "S9"]
+
+
+def test_the_fighter_whose_figure_shows_on_the_next_outline_is_read_alone():
+    live, reference, truth, _ = spec_scene(996552, GEOMETRY)
+    assert truth == ("S9",)
+    reading = read_arena(live, reference, GEOMETRY, annotate=False)
+    assert not reading.ok and "on S8's outline" in reading.error  # the doubt is kept, its text too
+    assert reading.occupied == truth
+    assert [(f.space, f.guessed) for f in reading.fighters] == [("S9", True)]
+
+
+def test_two_touching_fighters_in_doubt_are_both_guessed():
+    live, reference, truth, _ = spec_scene(920121, GEOMETRY)
+    assert truth == ("S8", "S9")
+    reading = read_arena(live, reference, GEOMETRY, annotate=False)
+    assert not reading.ok and reading.occupied == truth
+
+
+def test_an_ok_reading_is_untouched():
+    # 900000 as main (b69c795) reads it, the CLI's JSON in full.
+    live, reference, _, _ = spec_scene(900000, GEOMETRY)
+    assert read_arena(live, reference, GEOMETRY, annotate=False).to_json() == {
+        "ok": True, "occupied": ["S2", "S6"],
+        "fighters": [{"space": "S2", "board_mm": [-116.5, -9.9], "confidence": 1.0},
+                     {"space": "S6", "board_mm": [39.5, 8.9], "confidence": 1.0}],
+        "markers_found": [10, 11, 12, 13], "error": None,
+    }
