@@ -295,7 +295,8 @@ def _best_guesses(fighters: list[FighterReading], doubts: list[str], geometry: B
     reading stays ``ok: false``; these are what the referee is asked to confirm, never an answer
     (confidence ``GUESS_CONFIDENCE``). One thing seen is one fighter at most: a space whose
     sightings lie within ``ONE_THING_MM`` of a space already guessed is the same thing seen
-    across an outline (a token on S4's edge named on S4 and S5), not a second fighter. A disc seen
+    across an outline (a token on S4's edge named on S4 and S5; a base on S9 whose figure shows on S8's
+    outline, 17 mm off: 996552), not a second fighter. A disc seen
     with no change where a figure standing on it would show (``Doubt.no_figure``) names no one: a
     fighter is a figure rising from its base. Doubts of change alone name no one, nor, without the
     count, doubts of room for a fighter (hiding behind a figure). With the count (``counted``),
