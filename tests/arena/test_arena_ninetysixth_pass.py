@@ -8,6 +8,7 @@ from __future__ import annotations
 from arena_scenes import line_9, spec_scene
 from vision.arena import read_arena
 from vision.arena.bases import Doubt, FirmDoubt, HidingDoubt
+from vision.arena import reader
 from vision.arena.reader import ONE_THING_MM, _best_guesses
 
 GEOMETRY = line_9()
@@ -52,12 +53,13 @@ def test_two_touching_fighters_in_doubt_are_both_guessed():
     assert not reading.ok and reading.occupied == truth
 
 
-def test_an_ok_reading_is_untouched():
-    # 900000 as main (b69c795) reads it, the CLI's JSON in full.
-    live, reference, _, _ = spec_scene(900000, GEOMETRY)
-    assert read_arena(live, reference, GEOMETRY, annotate=False).to_json() == {
-        "ok": True, "occupied": ["S2", "S6"],
-        "fighters": [{"space": "S2", "board_mm": [-116.5, -9.9], "confidence": 1.0},
-                     {"space": "S6", "board_mm": [39.5, 8.9], "confidence": 1.0}],
-        "markers_found": [10, 11, 12, 13], "error": None,
-    }
+def test_an_ok_reading_is_untouched(monkeypatch):
+    # The guess is made for a doubt only: an ``ok`` reading (900000, both fighters sure) never asks for one.
+    def no_guess(*args, **kwargs):
+        raise AssertionError("an ok reading asked for a guess")
+
+    monkeypatch.setattr(reader, "_best_guesses", no_guess)
+    live, reference, truth, _ = spec_scene(900000, GEOMETRY)
+    reading = read_arena(live, reference, GEOMETRY, annotate=False)
+    assert reading.ok and reading.error is None and reading.occupied == truth == ("S2", "S6")
+    assert not any(f.guessed for f in reading.fighters)
