@@ -1,7 +1,8 @@
-"""The ninety-sixth pass: without the count, the best reading of a doubt (``reader._best_guesses``) names one
-thing seen once: sightings closer than two fighters' bases can stand (``ONE_THING_MM``, the smallest base
-less two fitting errors) are one thing, not half a base as before. ``ok``, the error and every ``ok: true``
-reading are untouched. See docs/arena-reader.md, "Ninety-sixth pass"."""
+"""The ninety-sixth pass: the best reading of a doubt (``reader._best_guesses``) names one thing seen once:
+sightings closer than two fighters' bases can stand (``ONE_THING_MM``, the smallest base less two fitting
+errors) are one thing, not half a base as before; and where more spaces are named than the reading has room
+for, a disc seen token-sized (``Doubt.token_sized``) comes after those seen as often that are not. ``ok``, the
+error and every ``ok: true`` reading are untouched. See docs/arena-reader.md, "Ninety-sixth pass"."""
 
 from __future__ import annotations
 
@@ -51,6 +52,32 @@ def test_two_touching_fighters_in_doubt_are_both_guessed():
     assert truth == ("S8", "S9")
     reading = read_arena(live, reference, GEOMETRY, annotate=False)
     assert not reading.ok and reading.occupied == truth
+
+
+def test_a_token_sized_disc_is_guessed_after_a_base_sized_one():
+    # 995273: no sure fighter; touching fighters on S1 and S2 (28 and 26 mm discs) and a 16 mm token on S7,
+    # each named twice. S7's token lay nearest its space's centre and took S2's room.
+    def seen(x, y, across, space):
+        disc = FirmDoubt(f"the object at ({x}, {y}) mm may be a token or a base ({across} mm across)")
+        figure = HidingDoubt(f"a figure standing at ({x}, {y}) mm on {space}'s outline ...", space)
+        return [disc.seen_at(x, y, token_sized=across < 24), figure.seen_at(x, y + 3)]
+
+    doubts = seen(-123, -8, 26, "S2") + seen(-150, -7, 28, "S1") + seen(76, 9, 16, "S7")
+    assert sorted(g.space for g in _best_guesses([], doubts, GEOMETRY, 2)) == ["S1", "S2"]
+    # With room for all three, the token's space is still named: the order only picks among them.
+    assert sorted(g.space for g in _best_guesses([], doubts, GEOMETRY, 3)) == ["S1", "S2", "S7"]
+    # Named more often, a token-sized thing still comes first.
+    doubts = seen(-123, -8, 26, "S2") + seen(76, 9, 16, "S7") + [Doubt("another look at S7").seen_at(77, 8)]
+    assert [g.space for g in _best_guesses([], doubts, GEOMETRY, 1)] == ["S7"]
+
+
+def test_touching_fighters_beside_a_token_are_guessed_both_ways():
+    live, reference, truth, count = spec_scene(995273, GEOMETRY)
+    assert truth == ("S1", "S2") and count == 2
+    for told in (None, count):
+        reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=told)
+        assert not reading.ok and "(76, 9) mm may be a token or a base" in reading.error, told
+        assert reading.occupied == truth, told
 
 
 def test_an_ok_reading_is_untouched(monkeypatch):

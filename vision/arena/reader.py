@@ -287,7 +287,9 @@ def _best_guesses(fighters: list[FighterReading], doubts: list[str], geometry: B
 
     A doubt about something seen (an object that may be a token or a base, a figure standing on
     a space's outline: the doubt's ``sighting``) names a space a fighter may stand on. The spaces
-    most named, then those seen nearest their centre (a fighter stands on its space), are added
+    most named, then those with no disc seen there under the token/base size cut (``Doubt.token_sized``:
+    a disc that measures a token's size is more likely a token than a fighter's base; 995273), then
+    those seen nearest their centre (a fighter stands on its space), are added
     until the reading holds ``at_most`` fighters: the count if known, else a match's two. A figure
     standing clear of every space that may hide a fighter (a hiding doubt's ``off_the_row``) is
     one of them too: off the row, it is on no space, but it is a fighter the count includes (a
@@ -307,6 +309,7 @@ def _best_guesses(fighters: list[FighterReading], doubts: list[str], geometry: B
     room = at_most - len(fighters) - len(off_the_row)
     taken = {f.space for f in fighters}
     seen: dict[str, list[tuple[float, float]]] = {}
+    token_sized: set[str] = set()  # spaces where a disc seen measures under the token/base size cut
     for doubt in doubts:
         sighting = getattr(doubt, "sighting", None)
         if sighting is None or getattr(doubt, "no_figure", False):
@@ -314,6 +317,8 @@ def _best_guesses(fighters: list[FighterReading], doubts: list[str], geometry: B
         space = getattr(doubt, "space", None) or geometry.space_at(*sighting)
         if space is not None and space not in taken:
             seen.setdefault(space, []).append(sighting)
+            if getattr(doubt, "token_sized", False):
+                token_sized.add(space)
     hidden = [d.space for d in doubts
               if isinstance(d, HidingDoubt) and d.sighting is None and d.space not in taken] if counted else []
     if room <= 0 or not (seen or hidden):
@@ -327,7 +332,7 @@ def _best_guesses(fighters: list[FighterReading], doubts: list[str], geometry: B
         return any(math.hypot(x - u, y - v) < ONE_THING_MM for x, y in seen[space] for u, v in seen[other])
 
     guessed: list[str] = []
-    for space in sorted(seen, key=lambda space: (-len(seen[space]), off_centre(space))):
+    for space in sorted(seen, key=lambda space: (-len(seen[space]), space in token_sized, off_centre(space))):
         if len(guessed) < room and not any(same_thing(space, other) for other in guessed):
             guessed.append(space)
     guesses = [FighterReading(space, tuple(np.mean(seen[space], axis=0).tolist()), GUESS_CONFIDENCE, guessed=True)
