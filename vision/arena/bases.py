@@ -220,10 +220,14 @@ class Doubt(str):
     #: What was seen there is a disc with no change where a figure standing on it would show
     #: (``Evidence.NO``): no fighter's, whose figure rises from its base.
     no_figure: bool = False
+    #: What was seen there is a disc that measures under the token/base size cut: more likely a token
+    #: than a fighter's base, so the best reading names it after things seen as often that are not.
+    token_sized: bool = False
 
-    def seen_at(self, x_mm: float, y_mm: float, *, no_figure: bool = False) -> "Doubt":
+    def seen_at(self, x_mm: float, y_mm: float, *, no_figure: bool = False, token_sized: bool = False) -> "Doubt":
         self.sighting = (float(x_mm), float(y_mm))
         self.no_figure = no_figure
+        self.token_sized = token_sized
         return self
 
 
@@ -1227,7 +1231,8 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
             standing_apart = (blob.stands_up and blob.ahead <= STANDING_CHANGE_AHEAD
                               and not any(_overlapping(blob, b) for b in bases))
             doubts.append((FirmDoubt(doubt) if standing_apart else Doubt(doubt)).seen_at(
-                blob.x_mm, blob.y_mm, no_figure=blob.figure is Evidence.NO))
+                blob.x_mm, blob.y_mm, no_figure=blob.figure is Evidence.NO,
+                token_sized=blob.diameter_mm < _size_cut(settings)))
     # Something standing clear of every space (a fighter off the row whose base matches the
     # board) is on no space whatever it is; but its figure may lean over one: that change is
     # explained, and a fighter could hide behind it as behind any other.

@@ -21,7 +21,8 @@ from vision.arena.registration import Registration, StillMarkers, register
 from vision.arena.settings import ArenaSettings
 from vision.arena.bases import (TOKEN_MAX_MM, Blob, FirmDoubt, HidingDoubt, board_noise, change_mask, changed_window,
                                 find_blobs, is_clear_base, select_bases)
-from vision.arena.hiding import base_apart_from_cover, markers_reached, search_mask as _search_mask
+from vision.arena.hiding import (MIN_BASE_MM, SOLID_OVERLAP_MM, base_apart_from_cover, markers_reached,
+                                 search_mask as _search_mask)
 from vision.arena.pose import CameraPosition, camera_position
 from vision.arena.topdown import BoardView, SmoothView, change_between
 
@@ -33,9 +34,10 @@ FIGURE_ONLY_EDGE_MARGIN_MM = 6.0
 MATCH_FIGHTERS = 2
 #: The confidence of a fighter a reading in doubt only guesses (a sure one's is 0.45 or more).
 GUESS_CONFIDENCE = 0.2
-#: Sightings nearer each other than this (mm; half the smallest base the spec allows) are taken for
-#: one thing: two fighters' bases do not overlap, so what is seen of each lies a base or so apart.
-ONE_THING_MM = 12.5
+#: Sightings nearer each other than this (mm) are taken for one thing: two fighters' bases do not
+#: overlap, so their centres lie at least the smallest base apart (25 mm), and a sighting places a
+#: centre to within a solid's fitting error (3 mm), each of the two (the ninety-sixth pass).
+ONE_THING_MM = MIN_BASE_MM - 2 * SOLID_OVERLAP_MM
 
 
 #: How many other mappings' camera positions a prepared reference keeps (see camera_for).
@@ -285,7 +287,9 @@ def _best_guesses(fighters: list[FighterReading], doubts: list[str], geometry: B
 
     A doubt about something seen (an object that may be a token or a base, a figure standing on
     a space's outline: the doubt's ``sighting``) names a space a fighter may stand on. The spaces
-    most named, then those seen nearest their centre (a fighter stands on its space), are added
+    most named, then those with no disc seen there under the token/base size cut (``Doubt.token_sized``:
+    a disc that measures a token's size is more likely a token than a fighter's base; 995273), then
+    those seen nearest their centre (a fighter stands on its space), are added
     until the reading holds ``at_most`` fighters: the count if known, else a match's two. A figure
     standing clear of every space that may hide a fighter (a hiding doubt's ``off_the_row``) is
     one of them too: off the row, it is on no space, but it is a fighter the count includes (a
@@ -293,7 +297,8 @@ def _best_guesses(fighters: list[FighterReading], doubts: list[str], geometry: B
     reading stays ``ok: false``; these are what the referee is asked to confirm, never an answer
     (confidence ``GUESS_CONFIDENCE``). One thing seen is one fighter at most: a space whose
     sightings lie within ``ONE_THING_MM`` of a space already guessed is the same thing seen
-    across an outline (a token on S4's edge named on S4 and S5), not a second fighter. A disc seen
+    across an outline (a token on S4's edge named on S4 and S5; a base on S9 whose figure shows on S8's
+    outline, 17 mm off: 996552), not a second fighter. A disc seen
     with no change where a figure standing on it would show (``Doubt.no_figure``) names no one: a
     fighter is a figure rising from its base. Doubts of change alone name no one, nor, without the
     count, doubts of room for a fighter (hiding behind a figure). With the count (``counted``),
@@ -304,6 +309,7 @@ def _best_guesses(fighters: list[FighterReading], doubts: list[str], geometry: B
     room = at_most - len(fighters) - len(off_the_row)
     taken = {f.space for f in fighters}
     seen: dict[str, list[tuple[float, float]]] = {}
+    token_sized: set[str] = set()  # spaces where a disc seen measures under the token/base size cut
     for doubt in doubts:
         sighting = getattr(doubt, "sighting", None)
         if sighting is None or getattr(doubt, "no_figure", False):
@@ -311,6 +317,8 @@ def _best_guesses(fighters: list[FighterReading], doubts: list[str], geometry: B
         space = getattr(doubt, "space", None) or geometry.space_at(*sighting)
         if space is not None and space not in taken:
             seen.setdefault(space, []).append(sighting)
+            if getattr(doubt, "token_sized", False):
+                token_sized.add(space)
     hidden = [d.space for d in doubts
               if isinstance(d, HidingDoubt) and d.sighting is None and d.space not in taken] if counted else []
     if room <= 0 or not (seen or hidden):
@@ -324,7 +332,7 @@ def _best_guesses(fighters: list[FighterReading], doubts: list[str], geometry: B
         return any(math.hypot(x - u, y - v) < ONE_THING_MM for x, y in seen[space] for u, v in seen[other])
 
     guessed: list[str] = []
-    for space in sorted(seen, key=lambda space: (-len(seen[space]), off_centre(space))):
+    for space in sorted(seen, key=lambda space: (-len(seen[space]), space in token_sized, off_centre(space))):
         if len(guessed) < room and not any(same_thing(space, other) for other in guessed):
             guessed.append(space)
     guesses = [FighterReading(space, tuple(np.mean(seen[space], axis=0).tolist()), GUESS_CONFIDENCE, guessed=True)
