@@ -799,8 +799,11 @@ class TowerAnalyzer:
             reasons.append(Reason.CUBE_COUNT)
         elif structure.blind_layers:
             ambiguous_count = True
-        if self._excess_unchanged(last, structure, heavy_seen, light_seen):
-            ambiguous_count = view_in_doubt = True
+        unchanged = self._excess_unchanged(last, structure, heavy_seen, light_seen)
+        if unchanged:
+            # The count is in doubt; where a "cube" of no change is on the table, so is its contact.
+            ambiguous_count = True
+            view_in_doubt |= any(b.layer == 0 for b in unchanged)
         if moving:
             reasons.append(Reason.MOVING)
         rule_broken = [r for r in reasons if r is not Reason.MOVING]
@@ -899,8 +902,9 @@ class TowerAnalyzer:
                 return False
         return self._colours_confirmed(obs, structure.boxes)
 
-    def _excess_unchanged(self, obs: Observation, structure: _Structure, heavy_seen: int, light_seen: int) -> bool:
-        """Whether the cubes counted over the fighter's own, of the colour over, may all be background:
+    def _excess_unchanged(self, obs: Observation, structure: _Structure, heavy_seen: int,
+                          light_seen: int) -> list[_CubeBox]:
+        """The counted cubes that may be background, if they account for every cube over the fighter's own:
         for each colour over, as many cubes of it as the excess show no countable face (0.4 widths)
         whose colour moved off the reference's by more than UNCHANGED_SHIFT (``_face_unchanged``).
 
@@ -912,8 +916,10 @@ class TowerAnalyzer:
         0.85).  The excess resting on it is no ground for a fail: the count is in doubt."""
         over = [(heavy, excess) for heavy, excess in ((True, heavy_seen - self.heavy), (False, light_seen - self.light))
                 if excess > 0]
-        return bool(over) and all(sum(self._face_unchanged(obs, b) for b in structure.boxes if b.heavy == heavy) >= excess
-                                  for heavy, excess in over)
+        unchanged = [b for b in structure.boxes if self._face_unchanged(obs, b)] if over else []
+        if all(sum(b.heavy == heavy for b in unchanged) >= excess for heavy, excess in over):
+            return unchanged
+        return []
 
     def _face_unchanged(self, obs: Observation, box: _CubeBox) -> bool:
         """Whether no countable face (0.4 widths) of the box's columns moved off the reference: its
