@@ -50,6 +50,10 @@ CHANGE_THRESHOLD = 0.12
 MOTION_NOISE_FACTOR = 3.0
 # A fail below this confidence is reported as uncertain: a wrong fail costs a player the round.
 FAIL_CONFIDENCE = 0.7
+# How far (in units of the quiet zone's white) a face's colour, averaged over its rows and the still
+# frames, may move off the reference's and still be the background unchanged: a quarter of the
+# change threshold, half the little change a cube before a background of its own colour needs.
+UNCHANGED_SHIFT = 0.25 * CHANGE_THRESHOLD
 # More changed-but-not-cube pixels than this per cube pixel around the tower: the colours do not explain the view.
 UNEXPLAINED_CHANGE = 0.6
 # A cube lying apart from the tower is new to the view: at least this share of its blob changed
@@ -795,6 +799,11 @@ class TowerAnalyzer:
             reasons.append(Reason.CUBE_COUNT)
         elif structure.blind_layers:
             ambiguous_count = True
+        unchanged = self._excess_unchanged(last, structure, heavy_seen, light_seen)
+        if unchanged:
+            # The count is in doubt; where a "cube" of no change is on the table, so is its contact.
+            ambiguous_count = True
+            view_in_doubt |= any(b.layer == 0 for b in unchanged)
         if moving:
             reasons.append(Reason.MOVING)
         rule_broken = [r for r in reasons if r is not Reason.MOVING]
@@ -892,6 +901,37 @@ class TowerAnalyzer:
             if any((over[0] and dh < 0) or (over[1] and dl < 0) for dh, dl in _OTHER_READINGS[what]):
                 return False
         return self._colours_confirmed(obs, structure.boxes)
+
+    def _excess_unchanged(self, obs: Observation, structure: _Structure, heavy_seen: int,
+                          light_seen: int) -> list[_CubeBox]:
+        """The counted cubes that may be background, if they account for every cube over the fighter's own:
+        for each colour over, as many cubes of it as the excess show no countable face (0.4 widths)
+        whose colour moved off the reference's by more than UNCHANGED_SHIFT (``_face_unchanged``).
+
+        A cube the fighter brought changes the view where it stands: even before a background of
+        nearly its own colour its face (upright, in its own light and shade) is not the flat thing
+        behind it.  What reads as cube colour where nothing changed was there in the reference --
+        background at the edge of the colour class (stagger 974312 under the clutter hunt: a tan
+        card behind the tower read as two light cubes beside it, 4h7l of 4h5l, a wrong fail at
+        0.85).  The excess resting on it is no ground for a fail: the count is in doubt."""
+        over = [(heavy, excess) for heavy, excess in ((True, heavy_seen - self.heavy), (False, light_seen - self.light))
+                if excess > 0]
+        unchanged = [b for b in structure.boxes if self._face_unchanged(obs, b)] if over else []
+        if all(sum(b.heavy == heavy for b in unchanged) >= excess for heavy, excess in over):
+            return unchanged
+        return []
+
+    def _face_unchanged(self, obs: Observation, box: _CubeBox) -> bool:
+        """Whether no countable face (0.4 widths) of the box's columns moved off the reference: its
+        colour averaged over the face's rows and the still frames (the noise averages out) within
+        UNCHANGED_SHIFT of the reference's in every channel."""
+        view = obs.view
+        face = (_face_rows(view, box.layer, self.settings.cube_mm), slice(view.col(box.x0), view.col(box.x1)))
+        colour = obs.colour if obs.still_colour is None else obs.still_colour
+        shift = np.abs((colour[face] - self._reference_view(view)[face]).mean(axis=0)).max(axis=1)
+        moved = shift > UNCHANGED_SHIFT
+        widest = max((c1 - c0 for c0, c1 in _runs(moved, max_gap=0)), default=0)
+        return moved.size > 0 and _cubes_in(widest / (self.settings.cube_mm * VIEW_PX_PER_MM)) == 0
 
     def _count_breached_otherwise(self, obs: Observation, structure: _Structure, heavy_seen: int, light_seen: int, *,
                                   all_counted: bool) -> bool:
