@@ -1217,6 +1217,8 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     ]
     counted_in = [b for b in bases if id(b) in taken_by_count or any(b is s for s in stand_ins)]
     doubts += _figures_apart_behind_stand_ins(counted_in, bases, tokens, mask, view, geometry, camera)
+    if expected is not None:
+        doubts += _figures_apart_behind_unseen_figures(bases, counted_in, tokens, mask, view, geometry, camera)
     for blob in discs:
         if kinds[id(blob)] is Kind.UNSURE and not _explained(blob, bases, camera) and _near_a_space(blob, geometry):
             doubt = (f"the object at ({blob.x_mm:.0f}, {blob.y_mm:.0f}) mm may be a token or a base "
@@ -1925,6 +1927,20 @@ def _figures_apart_behind_stand_ins(stand_ins: list[Blob], bases, tokens, mask, 
                                     f"stack, and what stands apart behind it at ({behind[0]:.0f}, {behind[1]:.0f}) mm "
                                     "the fighter counted"))
     return doubts
+
+
+def _figures_apart_behind_unseen_figures(bases: list[Blob], counted_in: list[Blob], tokens, mask, view: BoardView,
+                                         geometry: BoardGeometry, camera: CameraPosition) -> list[FirmDoubt]:
+    """With the count, the doubts of a fighter taken by its look (not for the count) whose figure is not seen
+    joined to it (not ``Evidence.YES``), with change standing apart behind it (the ninety-eighth pass).
+
+    Such a disc is a fighter by its rim alone (a ring round a stronger middle, standing up: ``_ringed_base``),
+    which two tokens resting one on the other can show too; change apart behind it is no figure of its own
+    (a figure rises from its base's middle as one body), so something stands there, off the row or on another
+    space, and it may be the one fighter counted: the same question as a stand-in's (``_change_apart_from``).
+    A disc whose figure is seen joined to it is a fighter whatever stands behind it."""
+    by_look = [b for b in bases if b.figure is not Evidence.YES and not any(b is c for c in counted_in)]
+    return _figures_apart_behind_stand_ins(by_look, bases, tokens, mask, view, geometry, camera)
 
 
 def _change_apart_from(stand_in: Blob, others, tokens, mask, view: BoardView, geometry: BoardGeometry,
