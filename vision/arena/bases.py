@@ -1918,6 +1918,12 @@ def _figures_apart_behind_stand_ins(stand_ins: list[Blob], bases, tokens, mask, 
     """The doubts of a fighter taken for the count on a space (a stand-in, or a disc let pass by the count as
     a fighter's foot: ``taken_by_count``) with something standing apart from it, on another space or on none
     (the ninety-fifth pass), behind it: see ``_change_apart_from``."""
+    return _apart_behind_doubts(stand_ins, bases, tokens, mask, view, geometry, camera)
+
+
+def _apart_behind_doubts(stand_ins: list[Blob], bases, tokens, mask, view: BoardView, geometry: BoardGeometry,
+                         camera: CameraPosition) -> list[FirmDoubt]:
+    """A doubt for each of ``stand_ins`` with change standing apart behind it (``_change_apart_from``)."""
     doubts = []
     for stand_in in stand_ins:
         behind = _change_apart_from(stand_in, [b for b in bases if b is not stand_in], tokens, mask, view,
@@ -1940,7 +1946,7 @@ def _figures_apart_behind_unseen_figures(bases: list[Blob], counted_in: list[Blo
     space, and it may be the one fighter counted: the same question as a stand-in's (``_change_apart_from``).
     A disc whose figure is seen joined to it is a fighter whatever stands behind it."""
     by_look = [b for b in bases if b.figure is not Evidence.YES and not any(b is c for c in counted_in)]
-    return _figures_apart_behind_stand_ins(by_look, bases, tokens, mask, view, geometry, camera)
+    return _apart_behind_doubts(by_look, bases, tokens, mask, view, geometry, camera)
 
 
 def _change_apart_from(stand_in: Blob, others, tokens, mask, view: BoardView, geometry: BoardGeometry,
