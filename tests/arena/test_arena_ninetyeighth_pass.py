@@ -95,3 +95,16 @@ def test_a_hand_over_a_covered_marker_is_no_figure_apart(monkeypatch):
     assert rule(*args, **kwargs) is None
     behind = rule(*args, markers_found=tuple(GEOMETRY.markers))
     assert behind is not None and GEOMETRY.space_at(*behind) is None
+
+
+def test_with_one_fighter_short_of_the_count_what_stands_apart_may_be_the_missing_one(monkeypatch):
+    # Used 920013: two fighters, one on S8 taken by its look (its figure not seen), the other off the row behind it,
+    # where change stands apart. The disc is not in question: the count has room for what stands behind.
+    def asked(*args):
+        raise AssertionError("asked with the count not met")
+
+    monkeypatch.setattr(bases, "_figures_apart_behind_unseen_figures", asked)
+    live, reference, truth, count = spec_scene(920013, GEOMETRY)
+    reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=count)
+    assert not reading.ok or reading.occupied == truth
+    assert NEW_DOUBT not in (reading.error or "")

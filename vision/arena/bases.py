@@ -1217,7 +1217,7 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
     ]
     counted_in = [b for b in bases if id(b) in taken_by_count or any(b is s for s in stand_ins)]
     doubts += _figures_apart_behind_stand_ins(counted_in, bases, tokens, mask, view, geometry, camera, markers_found)
-    if expected is not None:
+    if expected is not None and len(bases) == expected:
         doubts += _figures_apart_behind_unseen_figures(bases, counted_in, tokens, mask, view, geometry, camera,
                                                        markers_found)
     for blob in discs:
@@ -1947,7 +1947,9 @@ def _figures_apart_behind_unseen_figures(bases: list[Blob], counted_in: list[Blo
     which two tokens resting one on the other can show too; change apart behind it is no figure of its own
     (a figure rises from its base's middle as one body), so something stands there, off the row or on another
     space, and it may be the one fighter counted: the same question as a stand-in's (``_change_apart_from``).
-    A disc whose figure is seen joined to it is a fighter whatever stands behind it."""
+    A disc whose figure is seen joined to it is a fighter whatever stands behind it. Asked only where the bases
+    taken meet the count: with one short, what stands apart may be the one missing (used 920013: a fighter on
+    S8, the other off the row behind it; a doubt by the count already)."""
     by_look = [b for b in bases if b.figure is not Evidence.YES and not any(b is c for c in counted_in)]
     return _apart_behind_doubts(by_look, bases, tokens, mask, view, geometry, camera, markers_found)
 
