@@ -2008,7 +2008,9 @@ def _a_hand_over_a_covered_marker(region: np.ndarray, view: BoardView, geometry:
     square kept out round the marker and has no shape of its own to read: it is no figure standing apart (used
     920138: a crescent round marker 11's square, 57 mm behind the count's stand-in on S8). A figure beside
     the marker meets the square only as wide as itself, and is still asked."""
-    return markers_found is not None and reaches_covered_marker(region, view, geometry, markers_found, camera) is not None
+    if markers_found is None:
+        return False
+    return reaches_covered_marker(region, view, geometry, markers_found, camera) is not None
 
 
 def _on_the_board(blob: Blob, geometry: BoardGeometry) -> bool:
