@@ -1,6 +1,6 @@
 """The ninety-eighth pass: what the ninety-fifth left of a token pair before a fighter on a base the board's colour.
 
-With the count, a disc taken as a fighter by its look (``classify``'s ``_ringed_base``: a faint ring round a stronger
+With the count, a disc taken as a fighter by its ring (``classify``'s ``_ringed_base``: a faint ring round a stronger
 middle, standing up), its figure not seen joined to it, with change standing apart behind it: that change is no
 figure of its own (a figure rises from its base's middle as one body), and it may be the fighter counted
 (``bases._figures_apart_behind_unseen_figures``). Without the count such change is a fighter off the row, which the
@@ -108,3 +108,12 @@ def test_with_one_fighter_short_of_the_count_what_stands_apart_may_be_the_missin
     reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=count)
     assert not reading.ok or reading.occupied == truth
     assert NEW_DOUBT not in (reading.error or "")
+
+
+def test_a_solid_fighter_taken_on_its_size_is_not_asked():
+    # Used 900229, 900243, 995346 (61-74 degrees up): crisp, solid base-sized discs (coverage 1.0, no ring), figure
+    # not seen, change apart behind them; asked as the ringed pair is, each was a right reading lost.
+    for seed in (900243, 995346):
+        live, reference, truth, count = spec_scene(seed, GEOMETRY)
+        reading = read_arena(live, reference, GEOMETRY, annotate=False, fighters=count)
+        assert reading.ok and reading.occupied == truth, (seed, reading.error)

@@ -1940,18 +1940,21 @@ def _apart_behind_doubts(stand_ins: list[Blob], bases, tokens, mask, view: Board
 def _figures_apart_behind_unseen_figures(bases: list[Blob], counted_in: list[Blob], tokens, mask, view: BoardView,
                                          geometry: BoardGeometry, camera: CameraPosition,
                                          markers_found=None) -> list[FirmDoubt]:
-    """With the count, the doubts of a fighter taken by its look (not for the count) whose figure is not seen
+    """With the count, the doubts of a fighter taken by its ring (not for the count) whose figure is not seen
     joined to it (not ``Evidence.YES``), with change standing apart behind it (the ninety-eighth pass).
 
-    Such a disc is a fighter by its rim alone (a ring round a stronger middle, standing up: ``_ringed_base``),
-    which two tokens resting one on the other can show too; change apart behind it is no figure of its own
+    Such a disc is a fighter by its ring alone (a fainter ring round a stronger middle standing up, read as a
+    base the board's colour round its figure: ``_ringed_base``), which a faint token under a vivid one resting
+    off it away from the camera shows too; change apart behind it is no figure of its own
     (a figure rises from its base's middle as one body), so something stands there, off the row or on another
     space, and it may be the one fighter counted: the same question as a stand-in's (``_change_apart_from``).
-    A disc whose figure is seen joined to it is a fighter whatever stands behind it. Asked only where the bases
-    taken meet the count: with one short, what stands apart may be the one missing (used 920013: a fighter on
-    S8, the other off the row behind it; a doubt by the count already)."""
-    by_look = [b for b in bases if b.figure is not Evidence.YES and not any(b is c for c in counted_in)]
-    return _apart_behind_doubts(by_look, bases, tokens, mask, view, geometry, camera, markers_found)
+    A disc whose figure is seen joined to it is a fighter whatever stands behind it, and so is a solid one
+    taken on its size (no ring: used 900229, 900243, 995346, real fighters with change apart behind). Asked
+    only where the bases taken meet the count: with one short, what stands apart may be the one missing (used
+    920013: a fighter on S8, the other off the row behind it; a doubt by the count already)."""
+    by_ring = [b for b in bases
+               if b.figure is not Evidence.YES and _ringed_base(b) and not any(b is c for c in counted_in)]
+    return _apart_behind_doubts(by_ring, bases, tokens, mask, view, geometry, camera, markers_found)
 
 
 def _change_apart_from(stand_in: Blob, others, tokens, mask, view: BoardView, geometry: BoardGeometry,
