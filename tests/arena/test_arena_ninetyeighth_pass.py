@@ -28,8 +28,10 @@ NEW_DOUBT = "may be a token stack, and what stands apart behind it"
 RINGED_PAIR = (67, 20, 11.0, 90, 3.0, True, "board")
 
 
-def _disc(figure, x=40.0, y=8.0, diameter=26.0):
-    return Blob(x, y, diameter / 2, 0.26, 0.05, figure, (x, y), 1, 1.0)
+def _disc(figure, x=40.0, y=8.0, diameter=25.2, ringed=True):
+    """A crisp disc on S6: ringed as the pair is (tiered 0.52, coverage 0.68, standing up), or solid and flat."""
+    tiered, coverage = (0.52, 0.68) if ringed else (0.0, 1.0)
+    return Blob(x, y, diameter / 2, 0.38, tiered, figure, (x, y), 1, coverage, stands_up=ringed)
 
 
 def _mask(*discs):
@@ -40,9 +42,9 @@ def _mask(*discs):
     return mask
 
 
-def test_a_fighter_by_its_look_with_change_apart_behind_is_doubted():
-    # A disc on S6 whose figure is not seen (from high up it stays inside the base), a figure's worth of change
-    # 31 mm behind it off the row, bare board between: either may be the one fighter counted.
+def test_a_fighter_by_its_ring_with_change_apart_behind_is_doubted():
+    # A ringed disc on S6 whose figure is not seen (from high up it stays inside the base), a figure's worth of
+    # change 31 mm behind it off the row, bare board between: either may be the one fighter counted.
     disc, mask = _disc(Evidence.UNKNOWN), _mask((40, 8, 13), (44, 39, 8))
     doubts = bases._figures_apart_behind_unseen_figures([disc], [], [], mask, VIEW, GEOMETRY, CAMERA)
     assert len(doubts) == 1 and NEW_DOUBT in doubts[0]
@@ -53,6 +55,9 @@ def test_a_fighter_whose_figure_is_seen_or_taken_for_the_count_is_not_asked_here
     # Its figure seen joined to it: a fighter, whatever stands behind it.
     seen = _disc(Evidence.YES)
     assert bases._figures_apart_behind_unseen_figures([seen], [], [], mask, VIEW, GEOMETRY, CAMERA) == []
+    # Solid and flat, taken on its size (no ring): a fighter whatever stands behind it (900229, 900243, 995346).
+    solid = _disc(Evidence.UNKNOWN, diameter=27.0, ringed=False)
+    assert bases._figures_apart_behind_unseen_figures([solid], [], [], mask, VIEW, GEOMETRY, CAMERA) == []
     # Taken for the count: the ninety-fifth pass's rule asks it (once).
     stand_in = _disc(Evidence.UNKNOWN)
     assert bases._figures_apart_behind_unseen_figures([stand_in], [stand_in], [], mask, VIEW, GEOMETRY, CAMERA) == []
