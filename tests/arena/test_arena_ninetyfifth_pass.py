@@ -97,10 +97,13 @@ def test_a_token_pair_before_a_dull_fighter_is_doubted_with_the_count(label):
     assert NEW_DOUBT in reading.error
 
 
-@pytest.mark.xfail(strict=True, reason="left in the ninety-fifth pass: the pair (25.2 mm, a faint ring round the vivid "
-                                       "upper token, standing up) is a fighter by its look (classify's _ringed_base), "
-                                       "read S6 with ok: true with the count and without")
-@pytest.mark.parametrize("with_count", [True, False])
+@pytest.mark.parametrize("with_count", [
+    True,  # (a doubt since the ninety-eighth pass: _figures_apart_behind_unseen_figures)
+    pytest.param(False, marks=pytest.mark.xfail(
+        strict=True, reason="left in the ninety-fifth pass: the pair (25.2 mm, a faint ring round the vivid upper "
+                            "token, standing up) is a fighter by its look (classify's _ringed_base), read S6 with ok: "
+                            "true without the count (with it, a doubt since the ninety-eighth pass)")),
+])
 def test_a_ringed_token_pair_before_a_dull_fighter_is_no_fighter(with_count):
     reading, truth = read_stacked_tokens("gap-behind-board", (67, 20, 11.0, 90, 3.0, True, "board"),
                                          with_count=with_count)

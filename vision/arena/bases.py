@@ -1220,7 +1220,10 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
         and not any(_overlapping(b, f) for f in bases)
     ]
     counted_in = [b for b in bases if id(b) in taken_by_count or any(b is s for s in stand_ins)]
-    doubts += _figures_apart_behind_stand_ins(counted_in, bases, tokens, mask, view, geometry, camera)
+    doubts += _figures_apart_behind_stand_ins(counted_in, bases, tokens, mask, view, geometry, camera, markers_found)
+    if expected is not None and len(bases) == expected:
+        doubts += _figures_apart_behind_unseen_figures(bases, counted_in, tokens, mask, view, geometry, camera,
+                                                       markers_found)
     for blob in discs:
         if kinds[id(blob)] is Kind.UNSURE and not _explained(blob, bases, camera) and _near_a_space(blob, geometry):
             doubt = (f"the object at ({blob.x_mm:.0f}, {blob.y_mm:.0f}) mm may be a token or a base "
@@ -1917,14 +1920,21 @@ def _standing_in_for(missing: int, blobs, bases, geometry: BoardGeometry, camera
 
 
 def _figures_apart_behind_stand_ins(stand_ins: list[Blob], bases, tokens, mask, view: BoardView,
-                                    geometry: BoardGeometry, camera: CameraPosition) -> list[FirmDoubt]:
+                                    geometry: BoardGeometry, camera: CameraPosition,
+                                    markers_found=None) -> list[FirmDoubt]:
     """The doubts of a fighter taken for the count on a space (a stand-in, or a disc let pass by the count as
     a fighter's foot: ``taken_by_count``) with something standing apart from it, on another space or on none
     (the ninety-fifth pass), behind it: see ``_change_apart_from``."""
+    return _apart_behind_doubts(stand_ins, bases, tokens, mask, view, geometry, camera, markers_found)
+
+
+def _apart_behind_doubts(stand_ins: list[Blob], bases, tokens, mask, view: BoardView, geometry: BoardGeometry,
+                         camera: CameraPosition, markers_found=None) -> list[FirmDoubt]:
+    """A doubt for each of ``stand_ins`` with change standing apart behind it (``_change_apart_from``)."""
     doubts = []
     for stand_in in stand_ins:
         behind = _change_apart_from(stand_in, [b for b in bases if b is not stand_in], tokens, mask, view,
-                                    geometry, camera)
+                                    geometry, camera, markers_found=markers_found)
         if behind is not None:
             doubts.append(FirmDoubt(f"the object at ({stand_in.x_mm:.0f}, {stand_in.y_mm:.0f}) mm may be a token "
                                     f"stack, and what stands apart behind it at ({behind[0]:.0f}, {behind[1]:.0f}) mm "
@@ -1932,8 +1942,28 @@ def _figures_apart_behind_stand_ins(stand_ins: list[Blob], bases, tokens, mask, 
     return doubts
 
 
+def _figures_apart_behind_unseen_figures(bases: list[Blob], counted_in: list[Blob], tokens, mask, view: BoardView,
+                                         geometry: BoardGeometry, camera: CameraPosition,
+                                         markers_found=None) -> list[FirmDoubt]:
+    """With the count, the doubts of a fighter taken by its ring (not for the count) whose figure is not seen
+    joined to it (not ``Evidence.YES``), with change standing apart behind it (the ninety-eighth pass).
+
+    Such a disc is a fighter by its ring alone (a fainter ring round a stronger middle standing up, read as a
+    base the board's colour round its figure: ``_ringed_base``), which a faint token under a vivid one resting
+    off it away from the camera shows too; change apart behind it is no figure of its own
+    (a figure rises from its base's middle as one body), so something stands there, off the row or on another
+    space, and it may be the one fighter counted: the same question as a stand-in's (``_change_apart_from``).
+    A disc whose figure is seen joined to it is a fighter whatever stands behind it, and so is a solid one
+    taken on its size (no ring: used 900229, 900243, 995346, real fighters with change apart behind). Asked
+    only where the bases taken meet the count: with one short, what stands apart may be the one missing (used
+    920013: a fighter on S8, the other off the row behind it; a doubt by the count already)."""
+    by_ring = [b for b in bases
+               if b.figure is not Evidence.YES and _ringed_base(b) and not any(b is c for c in counted_in)]
+    return _apart_behind_doubts(by_ring, bases, tokens, mask, view, geometry, camera, markers_found)
+
+
 def _change_apart_from(stand_in: Blob, others, tokens, mask, view: BoardView, geometry: BoardGeometry,
-                       camera: CameraPosition) -> tuple[float, float] | None:
+                       camera: CameraPosition, *, markers_found=None) -> tuple[float, float] | None:
     """Where (board mm, its end nearest the camera) change stands apart behind a stand-in on a space, on
     another space or on none, that no taken base, its figure or a token accounts for; None if there is none.
 
@@ -1947,7 +1977,8 @@ def _change_apart_from(stand_in: Blob, others, tokens, mask, view: BoardView, ge
     23-26 mm, crisp and solid, as a base: the ``gap-behind-board`` built set, the fighter 3-6 mm behind them
     off the row, its figure fitted to no disc or to a ragged one, so ``_apart_behind_a_stand_in_on_a_space``
     never asks it). Behind: its figure corridor run on by the widest base, where the figure of a fighter
-    standing right behind it shows (seen from 74-80 degrees up, past the stand-in's own corridor).
+    standing right behind it shows (seen from 74-80 degrees up, past the stand-in's own corridor). Not change
+    that meets a covered marker as a hand over it does (``_a_hand_over_a_covered_marker``: the ninety-eighth pass).
     """
     own = geometry.space_at(stand_in.x_mm, stand_in.y_mm)
     if own is None:
@@ -1968,11 +1999,26 @@ def _change_apart_from(stand_in: Blob, others, tokens, mask, view: BoardView, ge
         vs, us = np.nonzero(left & (labels == label))
         if len(vs) < _UNEXPLAINED_AREA_MM2 * ppm * ppm:
             continue
+        if _a_hand_over_a_covered_marker(labels == label, view, geometry, markers_found, camera):
+            continue
         xs, ys = view.to_mm(us.astype(float), vs.astype(float))
         near = int(np.argmin((xs - stand_in.x_mm) * ax + (ys - stand_in.y_mm) * ay))
         if geometry.space_at(float(xs[near]), float(ys[near])) != own:
             return float(xs[near]), float(ys[near])
     return None
+
+
+def _a_hand_over_a_covered_marker(region: np.ndarray, view: BoardView, geometry: BoardGeometry, markers_found,
+                                  camera: CameraPosition) -> bool:
+    """Does a changed region (bool mask) meet a marker not found as a hand over it does (``reaches_covered_marker``)?
+
+    A marker not found is covered, by a hand most often; what of the hand lies on the board is cut off by the
+    square kept out round the marker and has no shape of its own to read: it is no figure standing apart (used
+    920138: a crescent round marker 11's square, 57 mm behind the count's stand-in on S8). A figure beside
+    the marker meets the square only as wide as itself, and is still asked."""
+    if markers_found is None:
+        return False
+    return reaches_covered_marker(region, view, geometry, markers_found, camera) is not None
 
 
 def _on_the_board(blob: Blob, geometry: BoardGeometry) -> bool:
