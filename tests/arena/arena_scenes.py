@@ -11,7 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.arena import ArenaSettings, BoardGeometry, load_geometry, read_arena
+from vision.arena import ArenaSettings, BoardGeometry, load_geometry, read_arena, reader
 from vision.synth.arena_scene import CameraPose, Lighting, Miniature, Scene, Token, random_match_scene, render_scene
 
 LAYOUTS = Path(__file__).resolve().parents[2] / "assistant" / "boxes" / "data" / "arenas"
@@ -76,6 +76,20 @@ def read_both_ways(live, reference, geometry: BoardGeometry, count: int, setting
     service does): yields ``(fighters, reading)``, ``fighters`` None the first time."""
     for fighters in (None, count):
         yield fighters, read_arena(live, reference, geometry, settings, annotate=False, fighters=fighters)
+
+
+def discs_select_bases_saw(read, monkeypatch):
+    """Run ``read()`` with a spy on ``reader.select_bases``: the discs it was given, and what ``read()`` returned."""
+    seen = {}
+    rule = reader.select_bases
+
+    def spying(blobs, *args, **kwargs):
+        seen["blobs"] = blobs
+        return rule(blobs, *args, **kwargs)
+
+    monkeypatch.setattr(reader, "select_bases", spying)
+    answer = read()
+    return seen["blobs"], answer
 
 
 def assert_read_right_with_the_count(seed: int, geometry: BoardGeometry) -> None:

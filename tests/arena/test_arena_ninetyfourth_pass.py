@@ -11,8 +11,8 @@ import math
 
 import pytest
 
-from arena_scenes import BOARD, bench_module, line_9, spec_scene
-from vision.arena import bases, read_arena, reader
+from arena_scenes import BOARD, bench_module, discs_select_bases_saw, line_9, spec_scene
+from vision.arena import bases, read_arena
 from vision.arena.settings import ArenaSettings
 
 GEOMETRY = line_9()
@@ -29,20 +29,6 @@ def _inside_the_margin(blob) -> bool:
     return blob.fit_error_mm <= bases.CRISP_RIM_MM and cut <= blob.diameter_mm < cut + bases.SIZE_MARGIN_MM
 
 
-def _blobs_reading(read, monkeypatch):
-    """The discs ``select_bases`` was given while ``read()`` ran."""
-    seen = {}
-    rule = reader.select_bases
-
-    def spying(blobs, *args, **kwargs):
-        seen["blobs"] = blobs
-        return rule(blobs, *args, **kwargs)
-
-    monkeypatch.setattr(reader, "select_bases", spying)
-    read()
-    return seen["blobs"]
-
-
 def _gap_behind(label, base_bgr=None):
     stacked = bench_module("arena_stacked_tokens")
     kind, label, pose, minis, tokens, truth = next(j for j in stacked.jobs("gap-behind") if j[1] == label)
@@ -55,7 +41,7 @@ def _gap_behind(label, base_bgr=None):
 def test_a_fighter_base_fits_inside_the_margin(seed, monkeypatch):
     live, reference, truth, count = spec_scene(seed, GEOMETRY)
     readings = []
-    blobs = _blobs_reading(
+    blobs, _ = discs_select_bases_saw(
         lambda: readings.append(read_arena(live, reference, GEOMETRY, annotate=False, fighters=count)), monkeypatch)
     x, y = FIGHTERS[seed]
     disc = min(blobs, key=lambda b: math.hypot(b.x_mm - x, b.y_mm - y))
@@ -70,7 +56,7 @@ def test_a_fighter_base_fits_inside_the_margin(seed, monkeypatch):
 def test_a_resting_token_pair_fits_inside_the_margin_too(label, monkeypatch):
     # So size cannot tell the two apart there: the margin is why neither is taken on size alone.
     stacked, job = _gap_behind(label)
-    blobs = _blobs_reading(lambda: stacked.run_one(job, with_count=True), monkeypatch)
+    blobs, _ = discs_select_bases_saw(lambda: stacked.run_one(job, with_count=True), monkeypatch)
     pair = min(blobs, key=lambda b: math.hypot(b.x_mm - 41.0, b.y_mm - 8.5))
     assert _inside_the_margin(pair) and pair.figure is not bases.Evidence.NO
 

@@ -12,9 +12,9 @@ import math
 import cv2
 import pytest
 
-from arena_scenes import BOARD, line_9, spec_scene
+from arena_scenes import BOARD, discs_select_bases_saw, line_9, spec_scene
 from test_arena_eightysecond_pass import _stacked_pair_before_a_fighter
-from vision.arena import bases, read_arena, reader
+from vision.arena import bases, read_arena
 from vision.arena.settings import ArenaSettings
 
 GEOMETRY = line_9()
@@ -28,20 +28,6 @@ WIDENED = {920097: (-45.3, -2.3), 930272: (75.5, 9.3), 940027: (-82.0, -4.0)}
 PAIRS = [(40, 15, 8.0, 0), (48, 0, 8.0, 180), (48, 15, 8.0, 0), (56, 0, 8.0, 180), (56, 15, 8.0, 0)]
 
 
-def _discs_reading(read, monkeypatch):
-    """The discs ``select_bases`` was given while ``read()`` ran, and what ``read()`` returned."""
-    seen = {}
-    rule = reader.select_bases
-
-    def spying(blobs, *args, **kwargs):
-        seen["blobs"] = blobs
-        return rule(blobs, *args, **kwargs)
-
-    monkeypatch.setattr(reader, "select_bases", spying)
-    answer = read()
-    return seen["blobs"], answer
-
-
 def _nearest(discs, x, y):
     return min(discs, key=lambda b: math.hypot(b.x_mm - x, b.y_mm - y))
 
@@ -49,7 +35,7 @@ def _nearest(discs, x, y):
 @pytest.mark.parametrize("seed", sorted(WIDENED))
 def test_a_widened_base_is_one_circle_and_stands_in(seed, monkeypatch):
     live, reference, truth, count = spec_scene(seed, GEOMETRY)
-    discs, reading = _discs_reading(
+    discs, reading = discs_select_bases_saw(
         lambda: read_arena(live, reference, GEOMETRY, annotate=False, fighters=count), monkeypatch)
     disc = _nearest(discs, *WIDENED[seed])
     assert SETTINGS.base_mm + bases.CLEAR_BASE_SLACK_MM < disc.diameter_mm <= bases._widest_base(SETTINGS)
@@ -65,7 +51,7 @@ def test_two_overlapping_tokens_are_two_circles(case, monkeypatch):
     # The fighter behind on a base the board's colour: no base behind the pair to keep it a doubt, so the shape
     # alone must refuse it (told the count of 1, the pair taken for that fighter would read S6 with ok: true).
     live, reference, truth = _stacked_pair_before_a_fighter(*case, base=BOARD, resting=False)
-    discs, reading = _discs_reading(
+    discs, reading = discs_select_bases_saw(
         lambda: read_arena(live, reference, GEOMETRY, annotate=False, fighters=1), monkeypatch)
     pair = _nearest(discs, 42.0, 2.0)
     assert not bases._widened_round_base(pair, GEOMETRY, SETTINGS), pair.near_halves  # (Pi stack: (40, 15) fitted 29.996 mm)
@@ -95,7 +81,7 @@ def test_a_hand_edge_off_the_spaces_is_no_widened_base(monkeypatch):
     # Used 920155, a hand over marker 10, 36 degrees up: its edge, off the spaces, fits a crisp 31.5 mm disc whose near
     # rim's halves lie 0.8 mm apart (numpy 2.4.6 + OpenCV 5.0.0): as round as a base. The rule asks a space.
     live, reference, truth, count = spec_scene(920155, GEOMETRY)
-    discs, reading = _discs_reading(
+    discs, reading = discs_select_bases_saw(
         lambda: read_arena(live, reference, GEOMETRY, annotate=False, fighters=count), monkeypatch)
     edge = _nearest(discs, -175.8, 30.4)
     assert not bases._widened_round_base(edge, GEOMETRY, SETTINGS), edge
