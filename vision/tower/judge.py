@@ -916,7 +916,9 @@ class TowerAnalyzer:
         0.85).  The excess resting on it is no ground for a fail: the count is in doubt."""
         over = [(heavy, excess) for heavy, excess in ((True, heavy_seen - self.heavy), (False, light_seen - self.light))
                 if excess > 0]
-        unchanged = [b for b in structure.boxes if self._face_unchanged(obs, b)] if over else []
+        if not over:
+            return []
+        unchanged = [b for b in structure.boxes if self._face_unchanged(obs, b)]
         if all(sum(b.heavy == heavy for b in unchanged) >= excess for heavy, excess in over):
             return unchanged
         return []
