@@ -16,7 +16,6 @@ import argparse
 import collections
 import sys
 
-import numpy as np
 
 from tower_accuracy import EXPECTED, random_scene  # this script's folder is on the path
 
@@ -28,11 +27,8 @@ from vision.tower.geometry import MatGeometry
 
 
 def true_tallest(camera, cube_mm: float = 10.0) -> int:
-    """The count from the generator's own camera (as tests/tower/test_tower_calibration.py)."""
-    k, rot, t = camera.matrices()
-    pose = MatGeometry(table_h=k @ np.column_stack([rot[:, 0], rot[:, 1], t]), k=k, rot=rot, t=t, markers={},
-                       reprojection_px=0.0)
-    return tallest_tower_in_view(pose, camera.size, cube_mm)
+    """The count from the generator's own camera, not the pose calibration estimates."""
+    return tallest_tower_in_view(MatGeometry.from_pose(*camera.matrices()), camera.size, cube_mm)
 
 
 def main() -> int:

@@ -59,10 +59,7 @@ def test_no_cubes_on_the_spot_is_refused():
 
 def _true_tallest_tower(camera, cube_mm: float = 10.0) -> int:
     """The same count from the generator's own camera (not the pose calibration estimates)."""
-    k, rot, t = camera.matrices()
-    true_pose = MatGeometry(table_h=k @ np.column_stack([rot[:, 0], rot[:, 1], t]), k=k, rot=rot, t=t, markers={},
-                            reprojection_px=0.0)
-    return tallest_tower_in_view(true_pose, camera.size, cube_mm)
+    return tallest_tower_in_view(MatGeometry.from_pose(*camera.matrices()), camera.size, cube_mm)
 
 
 @pytest.mark.parametrize("seed", [1, 4, 5])

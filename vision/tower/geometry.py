@@ -190,6 +190,12 @@ class MatGeometry:
     markers: dict[int, np.ndarray]  # image corners of the markers that were seen
     reprojection_px: float
 
+    @classmethod
+    def from_pose(cls, k: np.ndarray, rot: np.ndarray, t: np.ndarray) -> MatGeometry:
+        """The view of a camera whose pose is known (a scene generator's camera): no markers seen."""
+        table_h = k @ np.column_stack([rot[:, 0], rot[:, 1], t])  # the table plane z = 0
+        return cls(table_h, k, rot, t, {}, 0.0)
+
     @property
     def both_markers(self) -> bool:
         return len(self.markers) >= 2
