@@ -1,15 +1,15 @@
 """Whether two checkouts of the tower judge give the same verdicts (and the same per-frame output).
 
-    python bench/tower_same_verdicts.py --against main [--first SEED] [--scenes N] [--noisy M] [--jobs J]
+    python bench/tower_same_verdicts.py --against DIR|REF [--first SEED] [--scenes N] [--noisy M] [--jobs J]
     python bench/tower_same_verdicts.py --record OUT.json [--code DIR] [...]   # one checkout only
     python bench/tower_same_verdicts.py --compare A.json B.json
 
 For every kind, N random scenes from ``bench/tower_accuracy.py`` (seeds SEED..SEED+N-1: the room,
 camera, clutter, noise and counts the seed draws) and M more of the same seeds turned into very
 noisy dim rooms (dim, noise 8: the judge's 7 x 7 average and unclipping).  Each scene is judged
-with ``judge_tower`` by the ``vision`` package of a checkout (``--code``; ``--against REF`` exports
-REF with ``git archive`` and runs both it and this checkout), and the record keeps, per scene:
-the verdict JSON (verdict, reasons, cubes_seen, ground_contacts, confidence at full precision),
+with ``judge_tower`` by the ``vision`` package of a checkout (``--code``; ``--against`` takes another
+source tree, or a git ref it exports with ``git archive``, and runs both it and this checkout), and
+the record keeps, per scene: the verdict JSON (verdict, reasons, cubes_seen, ground_contacts, confidence at full precision),
 the heavy and light cubes seen, a digest of the evidence image, and a digest of every
 ``TowerAnalyzer.observe`` output during the call (every mask, the raw and normalised views, the
 white level: the per-frame step bit for bit).  A digest of the rendered frames shows both
@@ -142,7 +142,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--code", type=pathlib.Path, default=HERE.parents[1])
     parser.add_argument("--record", type=pathlib.Path, help="judge with --code only and write the records here")
-    parser.add_argument("--against", help="a git ref: judge with it and with this checkout, and compare")
+    parser.add_argument("--against", help="another source tree, or a git ref: judge with it and with this checkout, and compare")
     parser.add_argument("--compare", type=pathlib.Path, nargs=2, metavar=("A", "B"))
     args = parser.parse_args()
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
@@ -152,9 +152,10 @@ def main() -> int:
         record(args.code.resolve(), args.record, kinds, args.first, args.scenes, args.noisy, args.jobs)
         return 0
     if not args.against:
-        parser.error("give --against REF, --record OUT or --compare A B")
+        parser.error("give --against DIR|REF, --record OUT or --compare A B")
     with tempfile.TemporaryDirectory(prefix="tower_same_") as tmp:
-        base = export(args.against, pathlib.Path(tmp) / "base")
+        other = pathlib.Path(args.against)
+        base = other.resolve() if other.is_dir() else export(args.against, pathlib.Path(tmp) / "base")
         outs = []
         for code, name in ((base, "base.json"), (HERE.parents[1], "this.json")):
             out = pathlib.Path(tmp) / name
