@@ -303,8 +303,9 @@ function renderOverlay(state) {
     ? `${playerName(snapshot, test.player)} rolls three dice: the sum must reach ${plural(test.wounds, "wound")}`
     : `${playerName(snapshot, test.player)} builds ${test.heavy} heavy + ${test.light} light (${plural(test.wounds, "cube")})`;
   $("kd-title").textContent = test.variant === "dice" ? "Knockdown Test · dice" : "Knockdown Test";
-  // Before and during the build: the tower may be taller than the camera sees (an uncertain verdict repeats it).
-  const warning = test.state === "verdict" ? null : test.view_warning;
+  // Before and during the build: the tower may be taller than the camera sees; with an uncertain
+  // verdict, the verdict's own view_warning (its reasons stay the judge's codes).
+  const warning = test.state === "verdict" ? test.verdict && test.verdict.view_warning : test.view_warning;
   $("kd-warning").hidden = !warning;
   $("kd-warning").textContent = warning || "";
   setCountdown(test.state === "counting" ? test.seconds_left : null);
