@@ -40,6 +40,7 @@ from firmware_config.schema import (
 
 __all__ = [
     "DEFAULT_CONFIG_TEXT",
+    "TOWER_CALIBRATION_FILE",
     "HARDWARE_PWM_PINS",
     "ArenaVisionConfig",
     "CameraConfig",
@@ -61,6 +62,10 @@ __all__ = [
 ]
 
 DEFAULT_CONFIG_TEXT: str = resources.files(__name__).joinpath("default.toml").read_text(encoding="utf-8")
+
+# A service started without a config file keeps the tablet's tower calibration in its data
+# dir, in a config file of this name, and reads it at start.
+TOWER_CALIBRATION_FILE = "tower-calibration.toml"
 
 _DEFAULTS_LABEL = "built-in defaults"
 _OVERRIDE_LABEL = "override"

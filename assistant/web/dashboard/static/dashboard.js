@@ -491,6 +491,7 @@ function setupTableControls() {
       if (latest) onState(latest);
     } catch (error) { /* toast shown */ }
   });
+  $("tower-calibrate").addEventListener("click", calibrateTower);
   $("undo").addEventListener("click", () => post("/api/undo", { reason: "undo from the tablet" }).catch(() => {}));
   $("adjust").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -507,6 +508,44 @@ function setupTableControls() {
       light: Number(form.get("light")), range: String(form.get("range")), type, ko: form.get("ko") === "on",
       symbols: type === "strike" ? [] : [type] } }).then(() => event.target.reset()).catch(() => {});
   });
+}
+
+// ---------------------------------------------------------------- the tower camera's calibration
+// state.tower (null without a tower camera judge): {calibrated, learned, measured}. The button
+// measures with the camera the service owns; what it measured (or why it could not) stays shown.
+const towerCalibration = { error: null, busy: false };
+
+function renderTowerCalibration(tower) {
+  const box = $("cameras");
+  if (!box) return;
+  box.hidden = !tower;
+  if (!tower) return;
+  const button = $("tower-calibrate");
+  button.disabled = towerCalibration.busy;
+  button.textContent = towerCalibration.busy ? "Calibrating… keep the mat still" : "Calibrate tower camera";
+  const result = $("tower-calibration");
+  result.dataset.outcome = towerCalibration.error ? "error" : tower.calibrated ? "calibrated" : "not_calibrated";
+  if (towerCalibration.error) {
+    result.replaceChildren(el("strong", {}, "Not calibrated: "), towerCalibration.error);
+    return;
+  }
+  const cubes = tower.learned.tallest_tower_cubes;
+  const headline = tower.measured ? "Tower camera calibrated" : tower.calibrated
+    ? `Calibrated: the picture holds a tower up to ${cubes} cubes` : "The tower camera was never calibrated";
+  result.replaceChildren(el("strong", {}, headline), el("ul", {}, (tower.measured || []).map((m) => el("li", {}, m))));
+}
+
+async function calibrateTower() {
+  towerCalibration.busy = true;
+  towerCalibration.error = null;
+  renderTowerCalibration(latest && latest.tower);
+  try {
+    await post("/api/tower/calibrate");
+  } catch (error) {
+    towerCalibration.error = error.message;  // the service's words (marker not visible, no cube found...)
+  }
+  towerCalibration.busy = false;
+  renderTowerCalibration(latest && latest.tower);
 }
 
 // ---------------------------------------------------------------- corrections (the audit log)
@@ -543,6 +582,7 @@ function onState(state) {
   renderBoard(state);
   renderOverlay(state);
   if (page === "table") {
+    renderTowerCalibration(state.tower);
     refreshControls(state).catch((error) => toast(error.message));
     refreshCorrections(state).catch((error) => toast(error.message));
   }
