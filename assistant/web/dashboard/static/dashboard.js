@@ -530,8 +530,8 @@ function renderTowerCalibration(tower) {
     return;
   }
   const cubes = tower.learned.tallest_tower_cubes;
-  const headline = tower.measured ? "Tower camera calibrated" : tower.calibrated
-    ? `Calibrated: the picture holds a tower up to ${cubes} cubes` : "The tower camera was never calibrated";
+  const headline = !tower.calibrated ? "The tower camera was never calibrated"
+    : `${tower.measured ? "Tower camera calibrated" : "Calibrated"}: the picture holds a tower up to ${cubes} cubes`;
   result.replaceChildren(el("strong", {}, headline), el("ul", {}, (tower.measured || []).map((m) => el("li", {}, m))));
 }
 
