@@ -9,7 +9,8 @@
   reads it (``DATA_DIR/arena/<layout>.png``).
 
 Both read one frame from the configured camera, or from ``--image FILE``. The running
-service owns the cameras: stop it first, or use the tablet's Recalibrate button.
+service owns the cameras: stop it first, or use the tablet (the table page's *Calibrate
+tower camera*, ``POST /api/tower/calibrate``; the arena banner's *Recalibrate*).
 """
 
 from __future__ import annotations
