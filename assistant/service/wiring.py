@@ -96,9 +96,12 @@ def load_config(*, data_dir=None, host=None, port=None, simulate=False, config_f
     """
     overrides = {"store.data_dir": str(data_dir) if data_dir else None, "http.host": host, "http.port": port}
     firmware = firmware_config.load_config(config_file, overrides=overrides)
-    calibration_file = Path(config_file) if config_file else Path(firmware.store.data_dir) / firmware_config.TOWER_CALIBRATION_FILE
-    if not config_file and calibration_file.is_file():
-        firmware = firmware_config.load_config(calibration_file, overrides=overrides)
+    if config_file:
+        calibration_file = Path(config_file)
+    else:
+        calibration_file = Path(firmware.store.data_dir) / firmware_config.TOWER_CALIBRATION_FILE
+        if calibration_file.is_file():
+            firmware = firmware_config.load_config(calibration_file, overrides=overrides)
     return ServiceConfig(
         data_dir=Path(firmware.store.data_dir),
         firmware=firmware,
