@@ -513,13 +513,18 @@ function setupTableControls() {
 // ---------------------------------------------------------------- the tower camera's calibration
 // state.tower (null without a tower camera judge): {calibrated, learned, measured}. The button
 // measures with the camera the service owns; what it measured (or why it could not) stays shown.
-const towerCalibration = { error: null, busy: false };
+const towerCalibration = { error: null, busy: false, measured: undefined };
 
 function renderTowerCalibration(tower) {
   const box = $("cameras");
   if (!box) return;
   box.hidden = !tower;
   if (!tower) return;
+  const measured = JSON.stringify(tower.measured);
+  if (measured !== towerCalibration.measured) {
+    towerCalibration.measured = measured;
+    towerCalibration.error = null;  // a newer calibration (maybe from another tablet) replaces an old error
+  }
   const button = $("tower-calibrate");
   button.disabled = towerCalibration.busy;
   button.textContent = towerCalibration.busy ? "Calibrating… keep the mat still" : "Calibrate tower camera";
