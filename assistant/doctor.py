@@ -347,6 +347,34 @@ def check_camera(probes: Probes, config: Any, role: str, *, service_active: bool
     return CheckResult(name, Status.PASS, f"{label}: {size}, {fps:.1f} fps")
 
 
+def check_tower_calibration(probes: Probes, config: Any, config_path: str | None, data_dir: str | None) -> CheckResult:
+    """Whether the tower camera's picture was measured, and the tallest tower it holds."""
+    import firmware_config
+    from vision.tower.calibration import ADVISED_TOWER_CUBES
+
+    name = "tower calibration"
+    if config is None:
+        return _skipped(name)
+    if str(config.cameras.tower.source or "").lower() in DISABLED_CAMERA_SOURCES:
+        return CheckResult(name, Status.SKIP, "the tower camera is switched off")
+    where = config_path or "built-in defaults"
+    saved = Path(data_dir).expanduser() / firmware_config.TOWER_CALIBRATION_FILE if data_dir else None
+    if config_path is None and saved is not None and probes.path_exists(str(saved)):
+        # Without a config file the service reads the tablet's calibration from its data dir.
+        config, where = probes.load_config(str(saved)), str(saved)
+    tallest = config.vision.tower.tallest_tower_cubes
+    how = ("press Calibrate tower camera on the tablet (the build mat with both markers, one light and one "
+           "heavy cube on the build spot)")
+    if tallest is None:
+        return CheckResult(name, Status.WARN, f"not measured ({where}): no warning of a tower taller than the "
+                           "tower camera's picture", how)
+    detail = f"{where}: the tower camera's picture holds a tower up to {tallest} cubes"
+    if tallest < ADVISED_TOWER_CUBES:
+        return CheckResult(name, Status.WARN, f"{detail} (fewer than {ADVISED_TOWER_CUBES}: taller towers are "
+                           "left to the referee)", "move the tower camera back, then " + how)
+    return CheckResult(name, Status.PASS, detail)
+
+
 def _existing_ancestor(path: Path, probes: Probes) -> Path:
     while not probes.path_exists(str(path)) and path != path.parent:
         path = path.parent
@@ -490,12 +518,14 @@ def run_checks(
 ) -> Report:
     probes = probes or default_probes()
     results = [check_pi_model(probes)]
-    config_result, config = check_config(probes, resolve_config_path(config_path, probes))
+    config_path = resolve_config_path(config_path, probes)
+    config_result, config = check_config(probes, config_path)
     results.append(config_result)
     results.append(check_pin_factory(probes, config))
     service_result, service_active = check_service(probes, config)
     results.extend(check_camera(probes, config, role, service_active=service_active) for role in CAMERA_ROLES)
     store_dir = resolve_data_dir(data_dir, config)
+    results.append(check_tower_calibration(probes, config, config_path, store_dir))
     results.append(check_store(probes, store_dir))
     results.append(check_disk(probes, store_dir))
     results.append(service_result)

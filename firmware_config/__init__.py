@@ -40,6 +40,7 @@ from firmware_config.schema import (
 
 __all__ = [
     "DEFAULT_CONFIG_TEXT",
+    "TOWER_CALIBRATION_FILE",
     "HARDWARE_PWM_PINS",
     "ArenaVisionConfig",
     "CameraConfig",
@@ -57,9 +58,14 @@ __all__ = [
     "VisionConfig",
     "dump_config",
     "load_config",
+    "update_config",
 ]
 
 DEFAULT_CONFIG_TEXT: str = resources.files(__name__).joinpath("default.toml").read_text(encoding="utf-8")
+
+# A service started without a config file keeps the tablet's tower calibration in its data
+# dir, in a config file of this name, and reads it at start.
+TOWER_CALIBRATION_FILE = "tower-calibration.toml"
 
 _DEFAULTS_LABEL = "built-in defaults"
 _OVERRIDE_LABEL = "override"
@@ -236,6 +242,21 @@ def _allowed_keys(table: list[Any]) -> str:
 def dump_config(config: Config) -> str:
     """The configuration as TOML text that :func:`load_config` reads back to an equal ``Config``."""
     return _dump_section(config, [])
+
+
+def update_config(path: str | os.PathLike[str], overrides: Mapping[str, Any]) -> Config:
+    """Merge ``overrides`` into the config file at ``path`` (created from the defaults when it
+    does not exist yet), validated first, then replaced atomically: a crash or a bad value leaves
+    the old file as it was. Returns the new configuration."""
+    path = Path(path)
+    config = load_config(path if path.exists() else None, overrides=overrides)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as file:
+        file.write(dump_config(config))
+        file.flush()
+        os.fsync(file.fileno())  # the Pi may lose power right after: the new text is on disk first
+    os.replace(tmp, path)
+    return config
 
 
 def _dump_section(section: BaseModel, path: list[str]) -> str:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from firmware_config import CameraConfig, Config
-from vision.camera import CameraError, FrameSource, MakeFrame, open_source
+from vision.camera import CameraError, Frame, FrameSource, MakeFrame, SyntheticSource, open_source
 
 CAMERA_ROLES = ("tower", "arena")
+# Reads before a calibration frame is kept: exposure settles, and a camera's first frames may be empty.
+SETTLE_READS = 20
 
 
 def open_camera(
@@ -45,3 +47,16 @@ def open_camera(
 def configured_cameras(config: Config) -> dict[str, CameraConfig]:
     """The camera tables by role, in a stable order."""
     return {role: getattr(config.cameras, role) for role in CAMERA_ROLES}
+
+
+def settled_frame(camera) -> Frame | None:
+    """The frame a calibration measures: the last of SETTLE_READS reads (None if the camera gave none)."""
+    frame = None
+    for _ in range(SETTLE_READS):
+        frame = camera.read()
+    return frame
+
+
+def is_demo_feed(camera) -> bool:
+    """Whether ``camera`` is the synthetic demo feed (no real camera to calibrate)."""
+    return isinstance(camera, SyntheticSource)

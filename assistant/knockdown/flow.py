@@ -99,6 +99,8 @@ class CameraVerdict:
     reasons: tuple[str, ...]
     annotated: Any = None  # BGR image or None
     details: dict = field(default_factory=dict)
+    # The flow's likely why of a doubt (the tall-tower warning), kept apart from the judge's reason codes.
+    view_warning: str | None = None
 
     @classmethod
     def from_judge(cls, verdict) -> "CameraVerdict":
@@ -117,7 +119,7 @@ class CameraVerdict:
 
     def to_json(self) -> dict:
         return {"verdict": self.verdict, "confidence": round(self.confidence, 3), "reasons": list(self.reasons),
-                "has_image": self.annotated is not None}
+                "view_warning": self.view_warning, "has_image": self.annotated is not None}
 
 
 @dataclass(frozen=True)
@@ -363,8 +365,8 @@ class KnockdownFlow:
     def _set_verdict(self, verdict: CameraVerdict, now: float) -> None:
         warning = self.view_warning
         if warning and verdict.verdict == "uncertain":
-            # Say the likely why with the doubt; the verdict itself is the judge's.
-            verdict = replace(verdict, reasons=(*verdict.reasons, warning))
+            # Say the likely why with the doubt, beside the judge's reasons; the verdict itself is the judge's.
+            verdict = replace(verdict, view_warning=warning)
         self.state = FlowState.VERDICT
         self.verdict = verdict
         confident = verdict.passed is not None and verdict.confidence >= self.confident_at

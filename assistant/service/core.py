@@ -29,6 +29,8 @@ UNREPLAYABLE = "unreplayable"  # a stored match this engine cannot replay (kept,
 # match's log (~50 KB) in every SSE message to every tablet is most of the traffic. The
 # whole log stays in the record and the replay page.
 LIVE_LOG_ENTRIES = 60
+# The flow states in which the tower camera watches the build mat.
+WATCHING_STATES = (FlowState.ARMED, FlowState.COUNTING, FlowState.JUDGING)
 
 
 class ServiceError(ValueError):
@@ -48,6 +50,20 @@ class InvalidRequest(ServiceError):
 
     code = "invalid"
     status = 422
+
+
+class Busy(ServiceError):
+    """A request that must wait for what the service is doing now (the message says what)."""
+
+    code = "busy"
+    status = 409
+
+
+class NotSaved(ServiceError):
+    """A change the service could not make durable, so it did not make it."""
+
+    code = "not_saved"
+    status = 500
 
 
 class Engine(Protocol):
@@ -121,6 +137,7 @@ class RefereeService:
         owned: tuple = (),
         arena: Any = None,
         tower_demo: Any = None,
+        tower_calibrator: Any = None,
         poll_interval: float = 0.1,
         clock: Callable[[], float] = time.monotonic,
     ):
@@ -134,6 +151,8 @@ class RefereeService:
         self._owned = owned  # more things to close with the service (the GPIO board)
         self.arena = arena  # ArenaMonitor: the arena camera beside the tracker (or None)
         self.tower_demo = tower_demo  # in simulation: the rendered build mat follows the flow
+        self.tower_calibrator = tower_calibrator  # TowerCalibrator: the tablet's tower calibration (or None)
+        self._tower_calibrating = False  # its frames are being read: nothing else reads the tower camera
         self._positions: tuple = ()
         self.poll_interval = poll_interval
         self.broadcaster = Broadcaster()
@@ -240,6 +259,7 @@ class RefereeService:
             "snapshot": snapshot,
             "knockdown": self.flow.snapshot(),
             "arena": self._arena_view(),
+            "tower": self.tower_calibrator.view() if self.tower_calibrator is not None else None,
         }
 
     def _arena_view(self) -> dict | None:
@@ -364,6 +384,8 @@ class RefereeService:
     def knockdown_start(self, *, who: str | None = None) -> dict:
         with self.lock:
             self._require_match()
+            if self._tower_calibrating:
+                raise Busy("start: the tower camera is being calibrated; start the countdown in a moment")
             reference = self._latest_frame
             if reference is None and self.camera is not None:
                 reference = self.camera.read()  # armed a moment ago: the loop has not read one yet
@@ -439,6 +461,38 @@ class RefereeService:
                 self._apply(event, who=who, audit=("arena_fix", {"event": event}))
             return self._publish()
 
+    # -- the tower camera -------------------------------------------------------------------
+    def tower_calibrate(self, *, who: str | None = None) -> dict:
+        """Calibrate the tower camera the service owns, as ``knockdown calibrate tower`` does, then
+        judge with it at once: saved first, used only once saved (never half-applied)."""
+        calibrator = self.tower_calibrator
+        if calibrator is None:
+            raise ServiceError("there is no tower camera judge to calibrate (cameras.tower.source)")
+        with self.lock:
+            if self.flow.state in WATCHING_STATES:
+                raise Busy(f"the Knockdown Test is {self.flow.state.value}: the tower camera is watching the build "
+                           "mat; calibrate it once the test is decided")
+            if self._tower_calibrating:
+                raise Busy("the tower camera is being calibrated already")
+            self._tower_calibrating = True
+        try:
+            try:
+                calibration = calibrator.measure(self.camera)  # ~2 s of frames: outside the service lock
+            except ValueError as error:
+                raise InvalidRequest(str(error)) from None
+            with self.lock:
+                try:
+                    saved = calibrator.save_and_use(calibration)
+                except (OSError, ValueError) as error:  # ConfigError is a ValueError
+                    raise NotSaved(f"the tower calibration was not saved to {calibrator.save_to} ({error}); "
+                                   "nothing changed") from None
+                self.flow.view_holds_cubes = calibration.tallest_tower_cubes
+                self.store.log(self._match_id, "tower_calibrated", saved, who=who)
+                log.info("tower camera calibrated: %s", "; ".join(saved["measured"]))
+                return {**self._publish(), "calibration": saved}
+        finally:
+            self._tower_calibrating = False
+
     # -- device callbacks and the background loop -----------------------------------------
     def _on_countdown_tick(self, seconds_left: float) -> None:
         with self.lock:
@@ -472,7 +526,8 @@ class RefereeService:
     def poll(self) -> None:
         """One step of the background loop (public so tests can drive it without threads)."""
         frame = None
-        watching = self.flow.state in (FlowState.ARMED, FlowState.COUNTING, FlowState.JUDGING)
+        # While a calibration reads the tower camera, it is its only reader.
+        watching = self.flow.state in WATCHING_STATES and not self._tower_calibrating
         if self.tower_demo is not None:
             with self.lock:
                 self.tower_demo.follow(self.flow.snapshot())

@@ -20,12 +20,13 @@ from assistant.hardware.cameras import open_camera
 from assistant.knockdown import KnockdownFlow
 from assistant.service.arena import ArenaMonitor
 from assistant.service.core import Hardware, InvalidRequest, RefereeService
+from assistant.service.tower import TowerCalibrator
 from assistant.store import MatchStore
 from firmware_config import Config
 from vision.arena import ArenaSettings
 from vision.synth.arena_demo import ArenaDemoFeed
 from vision.synth.tower_demo import TowerDemoFeed
-from vision.tower import TowerSession, TowerSettings
+from vision.tower import TowerSettings
 
 log = logging.getLogger("knockdown.service")
 
@@ -78,6 +79,8 @@ class ServiceConfig:
     simulate: bool = False
     pin: str | None = None
     config_file: Path | None = None
+    # Where a tower calibration from the tablet is saved: the config file, or one in the data dir.
+    tower_calibration_file: Path | None = None
 
     @property
     def match_defaults(self) -> dict:
@@ -88,10 +91,17 @@ def load_config(*, data_dir=None, host=None, port=None, simulate=False, config_f
     """The effective config: embedded defaults, then the TOML file, then the flags.
 
     firmware_config owns the file format and its validation (its ConfigError names the
-    file, key and value).
+    file, key and value). Without a config file, the tower calibration the tablet saved in
+    the data dir (a config file of its own) is read instead.
     """
     overrides = {"store.data_dir": str(data_dir) if data_dir else None, "http.host": host, "http.port": port}
     firmware = firmware_config.load_config(config_file, overrides=overrides)
+    if config_file:
+        calibration_file = Path(config_file)
+    else:
+        calibration_file = Path(firmware.store.data_dir) / firmware_config.TOWER_CALIBRATION_FILE
+        if calibration_file.is_file():
+            firmware = firmware_config.load_config(calibration_file, overrides=overrides)
     return ServiceConfig(
         data_dir=Path(firmware.store.data_dir),
         firmware=firmware,
@@ -100,6 +110,7 @@ def load_config(*, data_dir=None, host=None, port=None, simulate=False, config_f
         simulate=simulate,
         pin=firmware.referee.pin or None,  # "" = the PIN kept in the data dir
         config_file=Path(config_file) if config_file else None,
+        tower_calibration_file=calibration_file,
     )
 
 
@@ -114,6 +125,7 @@ class Devices:
     board: Any = None
     camera: Any = None
     tower_factory: Any = None
+    tower_calibrator: Any = None
     tower_demo: Any = None
     arena: Any = None
 
@@ -149,7 +161,9 @@ def build_devices(config: ServiceConfig) -> tuple[Devices, Hardware]:
     else:
         hardware.camera = type(devices.camera).__name__ + (" (demo)" if config.simulate else "")
         settings = TowerSettings.from_mapping(firmware.vision.tower.model_dump(mode="json"))
-        devices.tower_factory = lambda *, heavy, light: TowerSession(heavy=heavy, light=light, settings=settings)
+        save_to = config.tower_calibration_file or config.data_dir / firmware_config.TOWER_CALIBRATION_FILE
+        devices.tower_calibrator = TowerCalibrator(settings=settings, save_to=save_to)
+        devices.tower_factory = devices.tower_calibrator.session  # reads the live settings at each test
         hardware.tower_judge = "vision"
     devices.arena = _build_arena(config, hardware)
     hardware.simulated = config.simulate or hardware.countdown != "gpio" or devices.camera is None
@@ -198,7 +212,7 @@ def build_service(config: ServiceConfig, *, engine: Any = None) -> RefereeServic
         service = RefereeService(store=store, engine=engine or RulesEngine(defaults=config.match_defaults), flow=flow,
                                  countdown=devices.countdown, button=devices.button, camera=devices.camera,
                                  hardware=hardware, owned=(devices.board,), arena=devices.arena,
-                                 tower_demo=devices.tower_demo)
+                                 tower_demo=devices.tower_demo, tower_calibrator=devices.tower_calibrator)
     except BaseException:
         store.close()
         devices.close()

@@ -1,4 +1,4 @@
-"""The JSON API: state, legal actions, actions, undo, matches, the Knockdown Test."""
+"""The JSON API: state, legal actions, actions, undo, matches, the Knockdown Test, the cameras."""
 
 from __future__ import annotations
 
@@ -107,6 +107,14 @@ def arena(command: str):
         raise ApiError(404, "not_found", f"no arena command {command!r}; use calibrate, dismiss or fix")
     only_keys(json_body(required=False), ())
     return jsonify(getattr(service(), f"arena_{command}")(who=who()))
+
+
+@bp.post("/tower/calibrate")
+def tower_calibrate():
+    """Calibrate the tower camera (the build mat, one light and one heavy cube on the build spot):
+    the new state, with ``calibration``: the lines measured, the learned keys and where they were saved."""
+    only_keys(json_body(required=False), ())
+    return jsonify(service().tower_calibrate(who=who()))
 
 
 @bp.get("/knockdown/snapshot.png")

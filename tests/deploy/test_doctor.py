@@ -67,6 +67,7 @@ def make_config(**http):
         ),
         store=SimpleNamespace(data_dir="/var/lib/knockdown"),
         http=SimpleNamespace(host=http.get("host", "0.0.0.0"), port=http.get("port", 8080)),
+        vision=SimpleNamespace(tower=SimpleNamespace(tallest_tower_cubes=12)),  # a calibrated tower camera
     )
 
 
@@ -109,13 +110,13 @@ def by_name(report: doctor.Report) -> dict[str, CheckResult]:
 
 def test_a_healthy_pi_passes_every_check():
     report = doctor.run_checks(config_path="/etc/knockdown/config.toml", probes=healthy_pi())
-    assert [r.status for r in report.results] == [Status.PASS] * 9
+    assert [r.status for r in report.results] == [Status.PASS] * 10
     assert report.ok
     assert set(by_name(report)) == {
-        "Pi model", "config", "pin factory", "tower camera", "arena camera",
+        "Pi model", "config", "pin factory", "tower camera", "arena camera", "tower calibration",
         "store", "free disk", "service", "network",
     }  # fmt: skip
-    assert doctor.format_report(report).splitlines()[-1] == "doctor: ready (9 PASS)"
+    assert doctor.format_report(report).splitlines()[-1] == "doctor: ready (10 PASS)"
 
 
 def test_a_failure_makes_the_report_not_ok_and_prints_its_fix():
@@ -125,7 +126,7 @@ def test_a_failure_makes_the_report_not_ok_and_prints_its_fix():
     fail_line = next(line for line in text.splitlines() if line.startswith("FAIL"))
     assert "network" in fail_line
     assert "fix: connect Wi-Fi or Ethernet" in text
-    assert text.splitlines()[-1] == "doctor: NOT ready (8 PASS, 1 FAIL)"
+    assert text.splitlines()[-1] == "doctor: NOT ready (9 PASS, 1 FAIL)"
 
 
 def test_a_failed_check_must_carry_a_fix():
@@ -461,8 +462,8 @@ def test_cli_prints_one_line_per_check_and_exits_0_when_ready(monkeypatch, capsy
     monkeypatch.setattr(doctor, "default_probes", healthy_pi)
     assert main(["doctor"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[0] for line in lines[:-1]] == ["PASS"] * 9
-    assert lines[-1] == "doctor: ready (9 PASS)"
+    assert [line.split()[0] for line in lines[:-1]] == ["PASS"] * 10
+    assert lines[-1] == "doctor: ready (10 PASS)"
 
 
 def test_cli_json_and_exit_1_on_a_failure(monkeypatch, capsys):

@@ -128,3 +128,23 @@ def missing_with_cube_on_top(seed, counts, *, on_top=None, yaw=None):
     finally:
         patched.undo()
     return scene, drawn[0]
+
+
+def tower_camera_config(directory, picture=None, *, more: str = ""):
+    """A config file whose tower camera is a folder with one picture -- by default a calibration shot
+    (the build mat, one light and one heavy cube on the build spot) -- read through the service's own
+    camera seam (``open_camera``: source "folder", looped) and no arena camera; ``more`` is appended
+    TOML. Returns (config path, the picture)."""
+    import cv2
+
+    from vision.synth.tower_scene import make_calibration_shot
+
+    if picture is None:
+        picture, _ = make_calibration_shot(seed=2, light_rgb=(235, 200, 150), heavy_rgb=(90, 35, 30))
+    folder = directory / "tower-camera"
+    folder.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(folder / "shot.png"), picture)
+    config = directory / "knockdown.toml"
+    config.write_text(f'[cameras.tower]\nsource = "folder"\npath = "{folder}"\nfps = 120\n\n'
+                      f'[cameras.arena]\nsource = "none"\n\n[http]\nport = 9000\n{more}', encoding="utf-8")
+    return config, picture

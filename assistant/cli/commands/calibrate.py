@@ -9,13 +9,13 @@
   reads it (``DATA_DIR/arena/<layout>.png``).
 
 Both read one frame from the configured camera, or from ``--image FILE``. The running
-service owns the cameras: stop it first, or use the tablet's Recalibrate button.
+service owns the cameras: stop it first, or use the tablet (the table page's *Calibrate
+tower camera*, ``POST /api/tower/calibrate``; the arena banner's *Recalibrate*).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
 from assistant.cli.commands._common import fail
@@ -48,7 +48,7 @@ def _frame(args: argparse.Namespace, config, role: str):
         if frame is None:
             return None, f"--image {args.image!r}: not a readable image"
         return frame, None
-    from assistant.hardware.cameras import open_camera
+    from assistant.hardware.cameras import is_demo_feed, open_camera, settled_frame
 
     camera_config = getattr(config.cameras, role)
     try:
@@ -58,11 +58,10 @@ def _frame(args: argparse.Namespace, config, role: str):
     if camera is None:
         return None, f"cameras.{role}.source is 'none': give --image FILE or configure the camera"
     with camera:
-        for _ in range(20):  # let exposure settle and skip a camera's first empty frames
-            frame = camera.read()
+        frame = settled_frame(camera)
         if frame is None:
             return None, f"the {role} camera gave no frame"
-        if type(camera).__name__ == "SyntheticSource":
+        if is_demo_feed(camera):
             return None, f"no {role} camera found (only the synthetic demo feed): connect it or give --image FILE"
     return frame, None
 
@@ -101,7 +100,9 @@ def cmd_tower(args: argparse.Namespace) -> int:
         for key, value in learned.items():
             print(f"{key} = {_toml(value)}")
         return 0
-    _write_config(args.config, {f"vision.tower.{k}": v for k, v in learned.items()})
+    from firmware_config import update_config
+
+    update_config(args.config, {f"vision.tower.{k}": v for k, v in learned.items()})
     print(f"wrote [vision.tower] to {args.config}")
     return 0
 
@@ -114,16 +115,6 @@ def _toml(value) -> str:
     if isinstance(value, str):
         return f'"{value}"'
     return repr(value)
-
-
-def _write_config(path: str, overrides: dict) -> None:
-    """Merge overrides into the config file, validated, replaced atomically."""
-    from firmware_config import dump_config, load_config
-
-    text = dump_config(load_config(path, overrides=overrides))
-    tmp = Path(path).with_suffix(".toml.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
 
 
 def cmd_arena(args: argparse.Namespace) -> int:

@@ -303,8 +303,9 @@ function renderOverlay(state) {
     ? `${playerName(snapshot, test.player)} rolls three dice: the sum must reach ${plural(test.wounds, "wound")}`
     : `${playerName(snapshot, test.player)} builds ${test.heavy} heavy + ${test.light} light (${plural(test.wounds, "cube")})`;
   $("kd-title").textContent = test.variant === "dice" ? "Knockdown Test · dice" : "Knockdown Test";
-  // Before and during the build: the tower may be taller than the camera sees (an uncertain verdict repeats it).
-  const warning = test.state === "verdict" ? null : test.view_warning;
+  // Before and during the build: the tower may be taller than the camera sees; with an uncertain
+  // verdict, the verdict's own view_warning (its reasons stay the judge's codes).
+  const warning = test.state === "verdict" ? test.verdict && test.verdict.view_warning : test.view_warning;
   $("kd-warning").hidden = !warning;
   $("kd-warning").textContent = warning || "";
   setCountdown(test.state === "counting" ? test.seconds_left : null);
@@ -490,6 +491,7 @@ function setupTableControls() {
       if (latest) onState(latest);
     } catch (error) { /* toast shown */ }
   });
+  $("tower-calibrate").addEventListener("click", calibrateTower);
   $("undo").addEventListener("click", () => post("/api/undo", { reason: "undo from the tablet" }).catch(() => {}));
   $("adjust").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -506,6 +508,49 @@ function setupTableControls() {
       light: Number(form.get("light")), range: String(form.get("range")), type, ko: form.get("ko") === "on",
       symbols: type === "strike" ? [] : [type] } }).then(() => event.target.reset()).catch(() => {});
   });
+}
+
+// ---------------------------------------------------------------- the tower camera's calibration
+// state.tower (null without a tower camera judge): {calibrated, learned, measured}. The button
+// measures with the camera the service owns; what it measured (or why it could not) stays shown.
+const towerCalibration = { error: null, busy: false, measured: undefined };
+
+function renderTowerCalibration(tower) {
+  const box = $("cameras");
+  if (!box) return;
+  box.hidden = !tower;
+  if (!tower) return;
+  const measured = JSON.stringify(tower.measured);
+  if (measured !== towerCalibration.measured) {
+    towerCalibration.measured = measured;
+    towerCalibration.error = null;  // a newer calibration (maybe from another tablet) replaces an old error
+  }
+  const button = $("tower-calibrate");
+  button.disabled = towerCalibration.busy;
+  button.textContent = towerCalibration.busy ? "Calibrating… keep the mat still" : "Calibrate tower camera";
+  const result = $("tower-calibration");
+  result.dataset.outcome = towerCalibration.error ? "error" : tower.calibrated ? "calibrated" : "not_calibrated";
+  if (towerCalibration.error) {
+    result.replaceChildren(el("strong", {}, "Not calibrated: "), towerCalibration.error);
+    return;
+  }
+  const cubes = tower.learned.tallest_tower_cubes;
+  const headline = !tower.calibrated ? "The tower camera was never calibrated"
+    : `${tower.measured ? "Tower camera calibrated" : "Calibrated"}: the picture holds a tower up to ${cubes} cubes`;
+  result.replaceChildren(el("strong", {}, headline), el("ul", {}, (tower.measured || []).map((m) => el("li", {}, m))));
+}
+
+async function calibrateTower() {
+  towerCalibration.busy = true;
+  towerCalibration.error = null;
+  renderTowerCalibration(latest && latest.tower);
+  try {
+    await post("/api/tower/calibrate");
+  } catch (error) {
+    towerCalibration.error = error.message;  // the service's words (marker not visible, no cube found...)
+  }
+  towerCalibration.busy = false;
+  renderTowerCalibration(latest && latest.tower);
 }
 
 // ---------------------------------------------------------------- corrections (the audit log)
@@ -542,6 +587,7 @@ function onState(state) {
   renderBoard(state);
   renderOverlay(state);
   if (page === "table") {
+    renderTowerCalibration(state.tower);
     refreshControls(state).catch((error) => toast(error.message));
     refreshCorrections(state).catch((error) => toast(error.message));
   }
