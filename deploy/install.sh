@@ -156,7 +156,11 @@ create_user() {
 
 create_dirs() {
     step "Directories"
-    run install -d -m 0755 "$ROOT$APP_DIR" "$ROOT$CONFIG_DIR"
+    run install -d -m 0755 "$ROOT$APP_DIR"
+    # The service rewrites its config when the referee calibrates the tower camera from the
+    # tablet (a new file renamed over the old): its group may write the config directory.
+    run install -d -m 0775 "$ROOT$CONFIG_DIR"
+    run_host chgrp "$SERVICE_USER" "$CONFIG_DIR"
     # The data survives upgrades and uninstalls (unless --purge); only the service user reads it.
     run install -d -m 0750 "$ROOT$DATA_DIR"
     run_host chown "$SERVICE_USER:$SERVICE_USER" "$DATA_DIR"

@@ -135,6 +135,14 @@ def test_install_writes_the_config_unit_source_and_data_dir(installed):
     assert "chown knockdown:knockdown /var/lib/knockdown   (not run: staged root" in out
 
 
+def test_install_lets_the_service_group_rewrite_its_config(installed):
+    """The tablet's tower calibration replaces config.toml by a rename: the directory must be writable."""
+    root, out = installed
+    assert mode(root / "etc/knockdown") == 0o775
+    assert "chgrp knockdown /etc/knockdown   (not run: staged root" in out
+    assert mode(root / "opt/knockdown") == 0o755
+
+
 def test_rerunning_is_an_upgrade_that_keeps_config_and_data(installed, fake_firmware_config):
     root, _ = installed
     config = root / "etc/knockdown/config.toml"
