@@ -84,3 +84,12 @@ def test_a_camera_too_close_for_a_tall_tower_is_told_to_move_back():
     assert far_cal.tallest_tower_cubes > near_cal.tallest_tower_cubes
     assert "move the camera back" in "\n".join(near_cal.describe())
     assert "move the camera back" not in "\n".join(far_cal.describe())
+
+
+def test_a_picture_that_cuts_off_a_single_cube_is_refused_in_words():
+    # The lens centre far up the sensor: the mat's markers still show, a cube's top does not.
+    from vision.synth.tower_scene import Camera
+
+    aimed_low = Camera(distance_mm=240.0, elevation_deg=20.0, principal_offset=(0.0, -250.0))
+    with pytest.raises(CalibrationError, match="cuts off the top of a single cube.*move the camera back"):
+        calibrate_tower(make_calibration_shot(seed=6, camera=aimed_low)[0])

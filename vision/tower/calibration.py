@@ -117,6 +117,10 @@ def calibrate_tower(frame: np.ndarray, settings: TowerSettings = TowerSettings()
     light_rgb = tuple(int(v) for v in np.clip(np.round(light), 0, 255))
     heavy_rgb = tuple(int(v) for v in np.clip(np.round(heavy), 0, 255))
     tallest = tallest_tower_in_view(geometry, (frame.shape[1], frame.shape[0]), cube)
+    if tallest < 1:
+        # Not even one cube's top is in the picture: the judge could count nothing.
+        raise CalibrationError("the picture cuts off the top of a single cube on the build spot: "
+                               "move the camera back or aim it higher")
     learned = dataclasses.replace(settings, light_rgb=light_rgb, heavy_rgb=heavy_rgb, tallest_tower_cubes=tallest)
     return TowerCalibration(
         markers_seen=tuple(sorted(markers)),
