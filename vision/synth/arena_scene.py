@@ -708,15 +708,15 @@ def _print_board_art(texture: np.ndarray, scene: Scene, geometry: BoardGeometry,
             colour, width_mm = look.border
             inset = int(round(width_mm * TEXTURE_PX_PER_MM / 2))
             cv2.rectangle(texture, (a + inset, b + inset), (c - inset, d - inset), colour, max(1, 2 * inset))
-        if look.numbers is not None:  # a number 8-12 mm tall, in a corner or the middle
+        if look.numbers is not None:  # a number 10-18 mm tall, in a corner or the middle
             label = space_id.lstrip("S") or space_id
-            scale = rng.uniform(8, 12) * TEXTURE_PX_PER_MM / 22
-            (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, 2)
+            scale = rng.uniform(10, 18) * TEXTURE_PX_PER_MM / 22
+            (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, 3)
             corner = rng.integers(3)
             ox = a + 4 if corner == 0 else (c - tw - 4 if corner == 1 else (a + c - tw) // 2)
             oy = d - 4 if corner < 2 else (b + d + th) // 2
             ink = np.zeros(texture.shape[:2], np.uint8)  # (putText draws on 8-bit images only)
-            cv2.putText(ink, label, (int(ox), int(oy)), cv2.FONT_HERSHEY_SIMPLEX, scale, 255, 2, cv2.LINE_AA)
+            cv2.putText(ink, label, (int(ox), int(oy)), cv2.FONT_HERSHEY_SIMPLEX, scale, 255, 3, cv2.LINE_AA)
             alpha = ink[b:d, a:c, None].astype(np.float32) / 255
             texture[b:d, a:c] = texture[b:d, a:c] * (1 - alpha) + np.array(look.numbers, np.float32) * alpha
         if look.icons is not None and rng.random() < 0.5:  # a ring, a star or a cross, 14-26 mm across
