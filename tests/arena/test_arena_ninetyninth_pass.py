@@ -1,0 +1,74 @@
+"""The ninety-ninth pass: an arena hunt past the generator's own looks (``random_match_scene(hunt=...)``).
+
+The reader will be measured on physics-rendered scenes from the spec, not ours: printed board art, a
+room's light, painted miniatures, a real camera. The hunt shows each seed's scene that way
+(``vision.synth.arena_scene.hunt_looks``), drawn from a generator of its own after the seed's draws,
+so every existing seed's scene stays as it was. See docs/arena-reader.md, "Ninety-ninth pass"."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from vision.synth.arena_scene import HUNTS, random_match_scene, render_scene
+
+SEEDS = range(1000000, 1000008)
+
+
+def _scenes(seed, geometry, hunt=None):
+    return random_match_scene(np.random.default_rng(seed), geometry, hunt=hunt)
+
+
+def _plain(scene_):
+    """The scene without the hunt's looks: no ``look``, unpainted miniatures, the generator's frame size."""
+    minis = tuple(dataclasses.replace(m, paint=None) for m in scene_.miniatures)
+    return dataclasses.replace(scene_, look=None, miniatures=minis,
+                               pose=dataclasses.replace(scene_.pose, image_size=(800, 600)))
+
+
+def test_without_a_hunt_no_look_is_drawn(geometry):
+    for seed in SEEDS:
+        for scene_ in _scenes(seed, geometry)[:2]:
+            assert scene_.look is None and all(m.paint is None for m in scene_.miniatures)
+
+
+@pytest.mark.parametrize("family", HUNTS)
+def test_the_hunt_shows_the_seeds_own_scene(family, geometry):
+    # Fighters, tokens, dice, cards, hands, camera and noise are the seed's: only the looks change
+    # (and, for the light family's warm lamp, the live scene's colour cast).
+    for seed in SEEDS:
+        reference, live, truth = _scenes(seed, geometry)
+        hunted_reference, hunted_live, hunted_truth = _scenes(seed, geometry, family)
+        assert hunted_truth == truth
+        assert _plain(hunted_reference) == reference
+        tint = dataclasses.replace(live.lighting, tint_bgr=hunted_live.lighting.tint_bgr)
+        assert _plain(hunted_live) == dataclasses.replace(live, lighting=tint)
+        assert hunted_live.look.label.startswith(family if family != "all" else "board:")
+
+
+@pytest.mark.parametrize("family", HUNTS)
+def test_each_family_draws_its_looks(family, geometry):
+    kinds = set()
+    for seed in SEEDS:
+        reference, live, _ = _scenes(seed, geometry)
+        hunted_reference, hunted_live, _ = _scenes(seed, geometry, family)
+        kinds.add(hunted_live.look.label)
+        if family == "figures" and not live.miniatures:
+            continue  # (nothing to paint)
+        plain, hunted = render_scene(live, geometry), render_scene(hunted_live, geometry)
+        assert plain.shape != hunted.shape or np.abs(plain.astype(int) - hunted).max() > 20, hunted_live.look.label
+        if family == "board":  # printed: in the reference as in the live scene
+            assert np.abs(render_scene(reference, geometry).astype(int) - render_scene(hunted_reference, geometry)).max() > 20
+    assert len(kinds) >= 3  # eight seeds draw several kinds of each family
+
+
+def test_the_camera_family_frames_both_scenes_alike(geometry):
+    sizes = set()
+    for seed in SEEDS:
+        reference, live, _ = _scenes(seed, geometry, "camera")
+        assert reference.pose.image_size == live.pose.image_size
+        assert render_scene(reference, geometry).shape == render_scene(live, geometry).shape
+        sizes.add(live.pose.image_size)
+    assert {(640, 480), (1280, 720)} & sizes
