@@ -568,7 +568,8 @@ def hunt_looks(reference: Scene, live: Scene, geometry: BoardGeometry, rng: np.r
             radius, level = float(rng.uniform(20, 60)), float(rng.uniform(40, 120))
             art["gloss"] = (x, y, radius, level)
         ref_look = dataclasses.replace(ref_look, **art)
-        moved = live.pose != reference.pose or live.lighting != reference.lighting
+        lamp = dataclasses.replace(live.lighting, noise=reference.lighting.noise)  # (the noise draw is no lamp)
+        moved = live.pose != reference.pose or lamp != reference.lighting
         if kind == "glossy" and moved:  # the highlight follows the camera and the lamp
             x, y, radius, level = art["gloss"]
             art["gloss"] = (x + float(rng.uniform(-40, 40)), y + float(rng.uniform(-20, 20)), radius, level)
