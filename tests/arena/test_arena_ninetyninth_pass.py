@@ -72,3 +72,25 @@ def test_the_camera_family_frames_both_scenes_alike(geometry):
         assert render_scene(reference, geometry).shape == render_scene(live, geometry).shape
         sizes.add(live.pose.image_size)
     assert {(640, 480), (1280, 720)} & sizes
+
+
+#: The hunt's near misses (``bench/arena_accuracy.py --hunt FAMILY -v``, this pass): doubts whose best reading is
+#: wrong, so only the doubt stands between them and a wrong ``ok: true``. 1000037 (board: 3.5 mm red borders printed
+#: on green, no fighter): change along the borders, S6 and S9 proposed without the count. 1000139 (board: a painted
+#: texture, the light changed, no fighter): S5 proposed either way. 1000043 (light: a soft shadow from out of view
+#: across S4): S7 proposed for S4 with the count. 1000050 (figures: a spear held out, no fighter on the row): S7
+#: proposed without the count. 1000161 (camera: JPEG): S1 for S4 with the count. 1000141 (all at once): S4 and S5
+#: for S6 and S7 with the count.
+GUARDED = ((1000037, "board"), (1000139, "board"), (1000043, "light"), (1000050, "figures"), (1000161, "camera"),
+           (1000141, "all"))
+
+
+@pytest.mark.parametrize("seed, family", GUARDED)
+def test_a_hunt_scene_is_doubted_or_read_right_never_read_wrong(seed, family, geometry):
+    from vision.arena import read_arena
+
+    reference, live, truth = _scenes(seed, geometry, family)
+    live_image, reference_image = render_scene(live, geometry), render_scene(reference, geometry)
+    for fighters in (None, len(live.miniatures)):
+        reading = read_arena(live_image, reference_image, geometry, annotate=False, fighters=fighters)
+        assert not reading.ok or reading.occupied == truth, (live.look.label, fighters)
