@@ -12,6 +12,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+from vision.arena import read_arena
 from vision.synth.arena_scene import HUNTS, random_match_scene, render_scene
 
 SEEDS = range(1000000, 1000008)
@@ -87,10 +88,28 @@ GUARDED = ((1000037, "board"), (1000139, "board"), (1000043, "light"), (1000050,
 
 @pytest.mark.parametrize("seed, family", GUARDED)
 def test_a_hunt_scene_is_doubted_or_read_right_never_read_wrong(seed, family, geometry):
-    from vision.arena import read_arena
-
     reference, live, truth = _scenes(seed, geometry, family)
     live_image, reference_image = render_scene(live, geometry), render_scene(reference, geometry)
     for fighters in (None, len(live.miniatures)):
         reading = read_arena(live_image, reference_image, geometry, annotate=False, fighters=fighters)
         assert not reading.ok or reading.occupied == truth, (live.look.label, fighters)
+
+
+@pytest.mark.xfail(strict=True, reason="a glossy board's highlight moved onto S9 is read as a fighter there, ok: true "
+                                       "(no edge, no figure: only a soft brightening); diagnosis only this pass")
+def test_a_moved_highlight_on_a_glossy_board_is_no_fighter(geometry):
+    # 1000277 (board:glossy): no fighter; a lamp's soft highlight (23 mm, +43 levels towards white) by marker 11 in
+    # the reference, 29 mm nearer the row in the live image (the camera nudged 16 mm, the lamp as if moved with
+    # it): on the dark green board it brightens S9. Without the count the reader takes it for a fighter on S9
+    # (confidence 1.0) and answers ok: true. With the count (0) it is a doubt.
+    reference, live, truth = _scenes(1000277, geometry, "board")
+    assert truth == () and live.look.gloss != reference.look.gloss
+    reading = read_arena(render_scene(live, geometry), render_scene(reference, geometry), geometry, annotate=False)
+    assert not reading.ok or reading.occupied == truth
+
+
+def test_the_moved_highlight_with_the_count_is_a_doubt(geometry):
+    reference, live, _ = _scenes(1000277, geometry, "board")
+    reading = read_arena(render_scene(live, geometry), render_scene(reference, geometry), geometry, annotate=False,
+                         fighters=0)
+    assert not reading.ok and "1 fighter(s) where 0 stand" in reading.error
