@@ -28,7 +28,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision.arena import load_geometry, read_arena  # noqa: E402
+from vision.arena import ArenaInputError, load_geometry, read_arena  # noqa: E402
 from vision.arena.settings import ArenaSettings  # noqa: E402
 from vision.synth.arena_scene import HUNTS, random_match_scene, render_scene  # noqa: E402
 
@@ -49,8 +49,12 @@ def read_one(job: tuple) -> tuple[int, str, tuple, tuple, str | None, int, int, 
     reference, live, truth = random_match_scene(np.random.default_rng(seed), geometry, touching_tokens=touching_tokens,
                                                 hunt=hunt[0] if hunt else None)
     count = len(live.miniatures) if with_count else None
-    reading = read_arena(render_scene(live, geometry), render_scene(reference, geometry), geometry, ArenaSettings(),
-                         annotate=False, fighters=count)
+    label = live.look.label if live.look else ""
+    try:
+        reading = read_arena(render_scene(live, geometry), render_scene(reference, geometry), geometry, ArenaSettings(),
+                             annotate=False, fighters=count)
+    except ArenaInputError as error:  # a hunt's reference calibration would refuse (a marker lost under a highlight)
+        return seed, "reference", truth, (), str(error), 0, 0, label
     if reading.ok:
         verdict = "right" if reading.occupied == truth else "WRONG"
     elif len(reading.markers_found) < 3:
@@ -58,8 +62,7 @@ def read_one(job: tuple) -> tuple[int, str, tuple, tuple, str | None, int, int, 
     else:
         verdict = "doubt"
     listed = len(reading.fighters) - len(live.miniatures)
-    return seed, verdict, truth, reading.occupied, reading.error, len(reading.markers_found), listed, \
-        live.look.label if live.look else ""
+    return seed, verdict, truth, reading.occupied, reading.error, len(reading.markers_found), listed, label
 
 
 def doubt_kinds(error: str) -> list[str]:
@@ -92,7 +95,7 @@ def main() -> int:
             print(f"{seed}: {verdict} truth={truth} read={occupied} {error}" + (f"  [{look}]" if look else ""))
         elif args.verbose and listed:
             print(f"{seed}: right, {abs(listed)} fighter(s) {'more' if listed > 0 else 'fewer'} listed than stand")
-    readable = len(results) - verdicts["markers"]
+    readable = len(results) - verdicts["markers"] - verdicts["reference"]
     right = verdicts["right"]
     print(f"seeds {args.start}-{args.start + args.count - 1}{' with --fighters' if args.fighters else ''}"
           f"{f' --hunt {args.hunt}' if args.hunt else ''}: "
@@ -105,6 +108,8 @@ def main() -> int:
     more = sum(1 for r in results if r[1] == "right" and r[6] > 0)
     print(f"  ok and right, fighters listed: {fewer} fewer than stand, {more} more")
     print(f"  not ok, < 3 markers: {verdicts['markers']}")
+    if verdicts["reference"]:
+        print(f"  reference unusable (calibration refuses it): {verdicts['reference']}")
     # A doubt still carries the reader's best reading (the bases it took) in ``occupied``: how often
     # that alone is right is what a measure of ``occupied`` that ignores ``ok`` would count.
     proposals = sum(1 for r in results if r[1] == "doubt" and r[3] == r[2])
@@ -119,9 +124,9 @@ def main() -> int:
             for kind in look.split("+"):
                 looks[kind][verdict] += 1
                 looks[kind]["best"] += verdict == "doubt" and occupied == truth
-        print("  by kind: right / WRONG / doubt (best reading right) / < 3 markers")
+        print("  by kind: right / WRONG / doubt (best reading right) / < 3 markers / reference unusable")
         for kind, n in sorted(looks.items()):
-            print(f"    {kind:22s} {n['right']:4d} / {n['WRONG']} / {n['doubt']} ({n['best']}) / {n['markers']}")
+            print(f"    {kind:22s} {n['right']:4d} / {n['WRONG']} / {n['doubt']} ({n['best']}) / {n['markers']} / {n['reference']}")
     return 1 if verdicts["WRONG"] else 0
 
 
