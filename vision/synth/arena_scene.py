@@ -9,6 +9,7 @@ painted into a top-down texture of the table; solid things are projected and dra
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 
@@ -33,6 +34,17 @@ class CameraPose:
 
 
 @dataclass(frozen=True)
+class Paint:
+    """A painted miniature (the ``figures`` hunt): a figure of several colours and a finished base."""
+    shoulders_bgr: tuple[int, int, int]
+    head_bgr: tuple[int, int, int]
+    rim_bgr: tuple[int, int, int] | None = None  # a dark-painted base rim (its side and a band round its top)
+    flock: tuple[tuple[int, int, int], int] | None = None  # a flocked or textured base top: its colour, its grain's seed
+    weapon: tuple[float, float, float] | None = None  # a spear or sword's tip: x, y offset from the figure (mm), height
+    cloak: tuple[float, float, tuple[int, int, int]] | None = None  # a cloak's hem: x, y offset from the base, colour
+
+
+@dataclass(frozen=True)
 class Miniature:
     x_mm: float
     y_mm: float
@@ -43,6 +55,7 @@ class Miniature:
     figure_height_mm: float = 38.0
     figure_width_mm: float = 16.0
     lean_mm: tuple[float, float] = (0.0, 0.0)  # the figure's top offset from the base centre
+    paint: Paint | None = None  # a painted miniature (the ``figures`` hunt); None: the generator's one-colour figure
 
 
 @dataclass(frozen=True)
@@ -99,6 +112,27 @@ class Scene:
     hidden_markers: tuple[int, ...] = ()  # markers covered by a hand
     seed: int = 0  # noise, hands
     board_seed: int = 0  # the printed board and the table: the same in reference and live scenes
+    look: Look | None = None  # the hunt's looks (``hunt_looks``); None: the generator's own
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a hunt scene differs from the generator's own looks (``hunt_looks``), within the spec."""
+    label: str = ""
+    # Printed board art (the same in the reference and the live scene):
+    art_seed: int = 0
+    space_shades: tuple[tuple[int, int, int], ...] = ()  # a colour per space (layout order)
+    painted: float = 0.0  # a painted texture over the board and its spaces (grey levels)
+    border: tuple[tuple[int, int, int], float] | None = None  # a printed border round each space: colour, mm
+    numbers: tuple[int, int, int] | None = None  # each space's number printed on it, in this colour
+    icons: tuple[int, int, int] | None = None  # an icon (ring, star, cross) printed on some spaces
+    gloss: tuple[float, float, float, float] | None = None  # a glossy board's specular patch: x, y, radius mm, level
+    # The room and the camera:
+    vignette: float = 0.0  # the corners this much darker
+    shade: tuple[float, float, float, float] | None = None  # a soft shadow from out of view: angle, reach, blur px, depth
+    gain: float = 1.0  # a dim room the camera's gain brings back up (its noise with it)
+    defocus: float = 0.0  # px
+    jpeg: int = 0  # JPEG quality; 0: none
 
 
 @dataclass(frozen=True)
@@ -159,11 +193,15 @@ def render_scene(scene: Scene, geometry: BoardGeometry) -> np.ndarray:
     w, h = camera.size
     image = cv2.warpPerspective(texture, ground_to_image, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
     image = image.astype(np.float32)
+    if scene.look is not None and scene.look.gloss is not None:
+        _draw_gloss(image, camera, scene.look.gloss)
     for draw in sorted(_solids(scene), key=lambda item: -float(camera.depth(np.array([item[0]]))[0])):
         draw[1](image, camera)
     for marker_id in scene.hidden_markers:
         _draw_hand(image, camera, geometry, marker_id, rng)
-    return _apply_light_and_noise(image, scene.lighting, rng)
+    if scene.look is None:
+        return _apply_light_and_noise(image, scene.lighting, rng)
+    return _hunt_camera(_apply_light_and_noise(image, scene.lighting, rng, scene.look), scene.look)
 
 
 # --- the flat world -------------------------------------------------------
@@ -196,6 +234,8 @@ def _ground_texture(scene: Scene, geometry: BoardGeometry, rng: np.random.Genera
         c, d = px(sx + half, sy - half)
         cv2.rectangle(texture, (int(a), int(b)), (int(c), int(d)), scene.space_bgr, -1)
         cv2.rectangle(texture, (int(a), int(b)), (int(c), int(d)), tuple(v * 0.6 for v in scene.space_bgr), 2)
+    if scene.look is not None:
+        _print_board_art(texture, scene, geometry, px)
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     for marker_id, (mx, my, size) in geometry.markers.items():
         quiet = size / 6  # one cell of white all round
@@ -263,6 +303,8 @@ def _draw_cylinder(image, camera, centre, radius, z0, z1, bgr, top_centre=None) 
 
 
 def _draw_miniature(image, camera, mini: Miniature) -> None:
+    if mini.paint is not None:
+        return _draw_painted_miniature(image, camera, mini)
     centre = (mini.x_mm, mini.y_mm)
     _draw_cylinder(image, camera, centre, mini.base_mm / 2, 0.0, mini.base_height_mm, mini.base_bgr)
     # The figure: legs/body as a tapered column (leaning a little), then shoulders and a head.
@@ -307,16 +349,25 @@ def _rectangle(x, y, size, angle_deg):
     return [(x + c * dx - s * dy, y + s * dx + c * dy) for dx, dy in ((-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2))]
 
 
-def _apply_light_and_noise(image: np.ndarray, light: Lighting, rng: np.random.Generator) -> np.ndarray:
+def _apply_light_and_noise(image: np.ndarray, light: Lighting, rng: np.random.Generator,
+                           look: Look | None = None) -> np.ndarray:
     h, w = image.shape[:2]
     a = math.radians(light.gradient_angle_deg)
     xs = (np.arange(w, dtype=np.float32) / w - 0.5) * math.cos(a)
     ys = (np.arange(h, dtype=np.float32) / h - 0.5) * math.sin(a)
     field_ = light.gain * (1 + light.gradient * (xs[None, :] + ys[:, None]))
+    if look is not None:
+        field_ = field_ * _hunt_light_field(look, w, h)
     image = image * field_[..., None] * np.array(light.tint_bgr, np.float32)
     image = cv2.GaussianBlur(image, (0, 0), 0.7)
+    if look is not None and look.defocus > 0:
+        image = cv2.GaussianBlur(image, (0, 0), look.defocus)
+    if look is not None and look.gain > 1:  # a dim room: the sensor's few levels, then the gain (noise and all)
+        image = np.round(image / look.gain)
     if light.noise > 0:
         image += rng.normal(0, light.noise, image.shape).astype(np.float32)
+    if look is not None and look.gain > 1:
+        image *= look.gain
     return np.clip(image, 0, 255).astype(np.uint8)
 
 
@@ -394,7 +445,7 @@ def _lies_clear_of(tokens, token: Token) -> bool:
 
 
 def random_match_scene(rng: np.random.Generator, geometry: BoardGeometry, *, image_size=(800, 600),
-                       touching_tokens: bool = False):
+                       touching_tokens: bool = False, hunt: str | None = None):
     """A random (reference scene, live scene, true occupied spaces) triple from the spec.
 
     The live camera may be nudged and the light changed; up to two fighters (sometimes with
@@ -404,6 +455,10 @@ def random_match_scene(rng: np.random.Generator, geometry: BoardGeometry, *, ima
     Tokens keep 1-4.5 mm from every base; the spec lets one touch a base. With
     ``touching_tokens`` (other scenes from the same seed) each token is laid against a base,
     0-1.5 mm from its rim, half the time. Tokens never overlap one another.
+
+    ``hunt`` (one of ``HUNTS``) shows the same scene past the generator's own looks (``hunt_looks``),
+    drawn from a generator of its own after every draw of the seed's: the scene is the seed's on
+    another table, and without ``hunt`` every seed's scene is as it was.
     """
     board_bgr = random_colour(rng)
     space_bgr = tuple(int(np.clip(v * rng.uniform(0.7, 1.2), 0, 255)) for v in board_bgr)
@@ -465,4 +520,250 @@ def random_match_scene(rng: np.random.Generator, geometry: BoardGeometry, *, ima
                  lighting=random_lighting(rng, changed=rng.random() < 0.5), board_bgr=board_bgr, space_bgr=space_bgr,
                  hidden_markers=hidden, seed=int(rng.integers(1 << 30)), board_seed=board_seed)
     truth = tuple(sorted({s for m in minis if (s := geometry.space_at(m.x_mm, m.y_mm)) is not None}))
+    if hunt:
+        hunt_rng = np.random.default_rng([int(rng.integers(1 << 62)), HUNTS.index(hunt)])
+        reference, live = hunt_looks(reference, live, geometry, hunt_rng, hunt)
     return reference, live, truth
+
+
+# --- the hunt: tables past the generator's own looks, within the spec ----------------------------------
+
+#: The hunt's families (``hunt_looks``); "all" is one look of each of the others at once.
+HUNTS = ("board", "light", "figures", "camera", "all")
+
+
+def hunt_looks(reference: Scene, live: Scene, geometry: BoardGeometry, rng: np.random.Generator,
+               family: str) -> tuple[Scene, Scene]:
+    """The reference and live scenes as a real table can differ from the generator's, from ``rng``.
+
+    "board": printed board art -- the spaces in several shades, a painted texture, a printed border
+    round each space, printed numbers or icons, or a glossy board's soft specular patch (moved in the
+    live scene when the camera or the light did). "light": a warm lamp's cast in the live scene only
+    (evening), a soft shadow across part of the board from something out of view, vignetting, or a dim
+    room the camera's gain brings up (its noise with it). "figures": painted miniatures -- a figure of
+    several colours, and a dark-painted base rim, a flocked top, a weapon or a cloak reaching past the
+    base. "camera": JPEG compression, a little defocus, or a 640 x 480 or 1280 x 720 frame. "all": one
+    of each. The label (``Look.label``) names the kinds drawn.
+    """
+    if family == "all":
+        for part in HUNTS[:-1]:  # (each adds its kind to the label)
+            reference, live = hunt_looks(reference, live, geometry, rng, part)
+        return reference, live
+    ref_look, live_look = reference.look or Look(), live.look or Look()
+    if family == "board":
+        kind = str(rng.choice(["shades", "painted", "borders", "numbers", "icons", "glossy"]))
+        art: dict = {"art_seed": int(rng.integers(1 << 30))}
+        if kind == "shades":  # each space printed its own shade of the board's art (lighter, darker, another hue)
+            art["space_shades"] = tuple(random_colour(rng, near=reference.space_bgr, spread=45) for _ in geometry.spaces)
+        elif kind == "painted":
+            art["painted"] = float(rng.uniform(10, 28))
+        elif kind == "borders":
+            art["border"] = (random_colour(rng), float(rng.uniform(1.5, 4)))
+        elif kind == "numbers":
+            art["numbers"] = random_colour(rng)
+        elif kind == "icons":
+            art["icons"] = random_colour(rng)
+        else:
+            x, y = float(rng.uniform(-180, 180)), float(rng.uniform(-60, 60))
+            radius, level = float(rng.uniform(20, 60)), float(rng.uniform(40, 120))
+            art["gloss"] = (x, y, radius, level)
+        ref_look = dataclasses.replace(ref_look, **art)
+        lamp = dataclasses.replace(live.lighting, noise=reference.lighting.noise)  # (the noise draw is no lamp)
+        moved = live.pose != reference.pose or lamp != reference.lighting
+        if kind == "glossy" and moved:  # the highlight follows the camera and the lamp
+            x, y, radius, level = art["gloss"]
+            art["gloss"] = (x + float(rng.uniform(-40, 40)), y + float(rng.uniform(-20, 20)), radius, level)
+        live_look = dataclasses.replace(live_look, **art)
+        return _labelled(reference, ref_look, live, live_look, f"board:{kind}")
+    if family == "light":
+        kind = str(rng.choice(["warm_lamp", "shadow", "vignette", "dim_gain"]))
+        if kind == "warm_lamp":  # calibrated by day, read under a tungsten lamp: blue well down, red up
+            tint = (float(rng.uniform(0.5, 0.72)), float(rng.uniform(0.8, 0.95)), float(rng.uniform(1.1, 1.3)))
+            live = dataclasses.replace(live, lighting=dataclasses.replace(live.lighting, tint_bgr=tint))
+        elif kind == "shadow":  # a soft edge across part of the board: a person or a lamp shade out of view
+            live_look = dataclasses.replace(live_look, shade=(float(rng.uniform(0, 360)), float(rng.uniform(-0.25, 0.25)),
+                                                              float(rng.uniform(8, 40)), float(rng.uniform(0.25, 0.5))))
+        elif kind == "vignette":  # the lens's: the same in both
+            vignette = float(rng.uniform(0.2, 0.5))
+            ref_look = dataclasses.replace(ref_look, vignette=vignette)
+            live_look = dataclasses.replace(live_look, vignette=vignette)
+        else:
+            live_look = dataclasses.replace(live_look, gain=float(rng.uniform(1.8, 3.5)))
+        return _labelled(reference, ref_look, live, live_look, f"light:{kind}")
+    if family == "figures":
+        kind = str(rng.choice(["painted", "rim", "flock", "weapon", "cloak"]))
+        live = dataclasses.replace(live, miniatures=tuple(_painted(m, rng, kind) for m in live.miniatures))
+        return _labelled(reference, ref_look, live, live_look, f"figures:{kind}")
+    if family == "camera":
+        kind = str(rng.choice(["jpeg", "defocus", "640x480", "1280x720"]))
+        if kind in ("jpeg", "defocus"):
+            change = {"jpeg": int(rng.uniform(30, 75))} if kind == "jpeg" else {"defocus": float(rng.uniform(0.8, 1.8))}
+            ref_look, live_look = dataclasses.replace(ref_look, **change), dataclasses.replace(live_look, **change)
+        else:
+            size = (640, 480) if kind == "640x480" else (1280, 720)
+            reference = dataclasses.replace(reference, pose=dataclasses.replace(reference.pose, image_size=size))
+            live = dataclasses.replace(live, pose=dataclasses.replace(live.pose, image_size=size))
+        return _labelled(reference, ref_look, live, live_look, f"camera:{kind}")
+    raise ValueError(f"unknown hunt {family!r} (known: {', '.join(HUNTS)})")
+
+
+def _labelled(reference: Scene, ref_look: Look, live: Scene, live_look: Look, kind: str) -> tuple[Scene, Scene]:
+    def label(look: Look) -> Look:
+        return dataclasses.replace(look, label=f"{look.label}+{kind}" if look.label else kind)
+
+    return dataclasses.replace(reference, look=label(ref_look)), dataclasses.replace(live, look=label(live_look))
+
+
+def _painted(mini: Miniature, rng: np.random.Generator, kind: str) -> Miniature:
+    """``mini`` painted: shoulders and head their own colours, and (``kind``) its base or what it holds."""
+    skin = random_colour(rng, near=(120, 150, 200), spread=30)
+    paint = Paint(shoulders_bgr=random_colour(rng), head_bgr=skin)
+    if kind == "rim":
+        paint = dataclasses.replace(paint, rim_bgr=random_colour(rng, near=(30, 30, 30), spread=15))
+    elif kind == "flock":  # grass, sand or rock
+        top = [(60, 130, 80), (110, 160, 190), (120, 120, 120)][int(rng.integers(3))]
+        paint = dataclasses.replace(paint, flock=(random_colour(rng, near=top, spread=20), int(rng.integers(1 << 30))))
+    elif kind == "weapon":  # held out sideways over the next space, or forward
+        angle = float(rng.uniform(0, 2 * math.pi))
+        reach = float(rng.uniform(18, 34))
+        paint = dataclasses.replace(paint, weapon=(reach * math.cos(angle), reach * math.sin(angle),
+                                                   float(rng.uniform(0.3, 0.8)) * mini.figure_height_mm))
+    elif kind == "cloak":  # spread past the base's edge
+        angle = float(rng.uniform(0, 2 * math.pi))
+        reach = mini.base_mm / 2 + float(rng.uniform(2, 9)) - mini.figure_width_mm * 0.35
+        paint = dataclasses.replace(paint, cloak=(reach * math.cos(angle), reach * math.sin(angle), random_colour(rng)))
+    return dataclasses.replace(mini, paint=paint)
+
+
+def _draw_painted_miniature(image, camera, mini: Miniature) -> None:
+    """``_draw_miniature`` with ``mini.paint``: a finished base, the figure in its colours, what it holds."""
+    paint = mini.paint
+    centre, r = (mini.x_mm, mini.y_mm), mini.base_mm / 2
+    _draw_cylinder(image, camera, centre, r, 0.0, mini.base_height_mm, paint.rim_bgr or mini.base_bgr)
+    top_ring = camera.project(_circle(centre, r, mini.base_height_mm))
+    if paint.rim_bgr is not None:  # the top's band painted with the rim, the middle the base's colour
+        cv2.fillPoly(image, [np.round(top_ring).astype(np.int32)], _shade(paint.rim_bgr, 1.1), lineType=cv2.LINE_AA)
+        inner = camera.project(_circle(centre, r - 1.5, mini.base_height_mm))
+        cv2.fillPoly(image, [np.round(inner).astype(np.int32)], _shade(mini.base_bgr, 1.1), lineType=cv2.LINE_AA)
+    if paint.flock is not None:  # grains of the flock's colour, lighter and darker, over the whole top
+        colour, seed = paint.flock
+        grain = np.random.default_rng(seed)
+        cv2.fillPoly(image, [np.round(top_ring).astype(np.int32)], colour, lineType=cv2.LINE_AA)
+        for _ in range(160):
+            a, d = grain.uniform(0, 2 * math.pi), r * math.sqrt(grain.uniform(0, 1))
+            uv = camera.project(np.array([[centre[0] + d * math.cos(a), centre[1] + d * math.sin(a), mini.base_height_mm]]))[0]
+            cv2.circle(image, (int(uv[0]), int(uv[1])), 1, _shade(colour, float(grain.uniform(0.55, 1.45))), -1)
+    z = mini.base_height_mm
+    body_h = mini.figure_height_mm * 0.75
+    top = (mini.x_mm + mini.lean_mm[0], mini.y_mm + mini.lean_mm[1])
+    behind = paint.cloak is not None and paint.cloak[1] > 0  # (the camera looks from -y)
+    if behind:
+        _draw_cloak(image, camera, mini, top, z, body_h)
+    _draw_cylinder(image, camera, centre, mini.figure_width_mm / 2 * 0.7, z, z + body_h, mini.figure_bgr, top_centre=top)
+    if paint.cloak is not None and not behind:
+        _draw_cloak(image, camera, mini, top, z, body_h)
+    _draw_cylinder(image, camera, top, mini.figure_width_mm / 2, z + body_h * 0.7, z + body_h, paint.shoulders_bgr, top_centre=top)
+    head = np.array([[top[0], top[1], z + mini.figure_height_mm - mini.figure_width_mm * 0.3]])
+    uv = camera.project(head)[0]
+    radius_px = camera.K[0, 0] * mini.figure_width_mm * 0.3 / float(camera.depth(head)[0])
+    cv2.circle(image, (int(round(uv[0])), int(round(uv[1]))), max(1, int(round(radius_px))), paint.head_bgr, -1, cv2.LINE_AA)
+    if paint.weapon is not None:
+        dx, dy, tip_z = paint.weapon
+        hand = np.array([[top[0], top[1], z + body_h * 0.6], [top[0] + dx, top[1] + dy, tip_z]])
+        ends = camera.project(hand)
+        width = max(1, int(round(camera.K[0, 0] * 2.5 / float(camera.depth(hand).mean()))))
+        cv2.line(image, tuple(int(v) for v in ends[0]), tuple(int(v) for v in ends[1]), (175, 180, 185), width, cv2.LINE_AA)
+
+
+def _draw_cloak(image, camera, mini: Miniature, top, z: float, body_h: float) -> None:
+    dx, dy, colour = mini.paint.cloak
+    hem = (mini.x_mm + dx, mini.y_mm + dy)
+    _draw_cylinder(image, camera, hem, mini.figure_width_mm * 0.35, z + 1.0, z + body_h * 0.85, colour, top_centre=top)
+
+
+def _circle(centre, radius: float, z: float) -> np.ndarray:
+    angles = np.linspace(0, 2 * math.pi, 36, endpoint=False)
+    return np.column_stack([centre[0] + radius * np.cos(angles), centre[1] + radius * np.sin(angles), np.full_like(angles, z)])
+
+
+def _print_board_art(texture: np.ndarray, scene: Scene, geometry: BoardGeometry, px) -> None:
+    """The board's printed art (``Look``): over the board and its spaces, under the markers."""
+    look, rng = scene.look, np.random.default_rng(scene.look.art_seed)
+    half = geometry.space_mm / 2
+    if look.painted > 0:  # brush strokes and stone: blotches of two sizes over the board
+        bw, bh = geometry.board_mm
+        x0, y0 = (int(v) for v in px(-bw / 2, bh / 2))
+        x1, y1 = (int(v) for v in px(bw / 2, -bh / 2))
+        board = texture[y0:y1, x0:x1]
+        for cell, weight in ((30, 1.0), (6, 0.5)):
+            shape = (max(1, board.shape[0] // cell), max(1, board.shape[1] // cell))
+            blotch = cv2.resize(rng.normal(0, look.painted * weight, shape).astype(np.float32), (board.shape[1], board.shape[0]),
+                                interpolation=cv2.INTER_CUBIC)
+            board += blotch[..., None]
+    for i, (space_id, (sx, sy)) in enumerate(geometry.spaces.items()):
+        a, b = (int(v) for v in px(sx - half, sy + half))
+        c, d = (int(v) for v in px(sx + half, sy - half))
+        if look.space_shades:
+            cv2.rectangle(texture, (a, b), (c, d), look.space_shades[i], -1)
+        if look.border is not None:
+            colour, width_mm = look.border
+            inset = int(round(width_mm * TEXTURE_PX_PER_MM / 2))
+            cv2.rectangle(texture, (a + inset, b + inset), (c - inset, d - inset), colour, max(1, 2 * inset))
+        if look.numbers is not None:  # a number 10-18 mm tall, in a corner or the middle
+            label = space_id.lstrip("S") or space_id
+            scale = rng.uniform(10, 18) * TEXTURE_PX_PER_MM / 22
+            (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, 3)
+            corner = rng.integers(3)
+            ox = a + 4 if corner == 0 else (c - tw - 4 if corner == 1 else (a + c - tw) // 2)
+            oy = d - 4 if corner < 2 else (b + d + th) // 2
+            ink = np.zeros(texture.shape[:2], np.uint8)  # (putText draws on 8-bit images only)
+            cv2.putText(ink, label, (int(ox), int(oy)), cv2.FONT_HERSHEY_SIMPLEX, scale, 255, 3, cv2.LINE_AA)
+            alpha = ink[b:d, a:c, None].astype(np.float32) / 255
+            texture[b:d, a:c] = texture[b:d, a:c] * (1 - alpha) + np.array(look.numbers, np.float32) * alpha
+        if look.icons is not None and rng.random() < 0.5:  # a ring, a star or a cross, 14-26 mm across
+            cx, cy = (a + c) // 2, (b + d) // 2
+            r = int(rng.uniform(7, 13) * TEXTURE_PX_PER_MM)
+            icon = rng.integers(3)
+            if icon == 0:
+                cv2.circle(texture, (cx, cy), r, look.icons, 3, cv2.LINE_AA)
+            elif icon == 1:
+                points = [(cx + (r if k % 2 == 0 else r // 2) * math.cos(k * math.pi / 5 - math.pi / 2),
+                           cy + (r if k % 2 == 0 else r // 2) * math.sin(k * math.pi / 5 - math.pi / 2)) for k in range(10)]
+                cv2.fillPoly(texture, [np.array(points, np.int32)], look.icons, cv2.LINE_AA)
+            else:
+                cv2.line(texture, (cx - r, cy - r), (cx + r, cy + r), look.icons, 4, cv2.LINE_AA)
+                cv2.line(texture, (cx - r, cy + r), (cx + r, cy - r), look.icons, 4, cv2.LINE_AA)
+
+
+def _draw_gloss(image: np.ndarray, camera: Camera, gloss) -> None:
+    """A glossy board's soft highlight (a lamp's reflection): brighter towards white, under the solids."""
+    x, y, radius, level = gloss
+    h, w = image.shape[:2]
+    to_board = np.linalg.inv(camera.ground_homography())
+    us, vs = np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
+    p = to_board @ np.stack([us.ravel(), vs.ravel(), np.ones(us.size)])
+    bx, by = (p[0] / p[2]).reshape(h, w), (p[1] / p[2]).reshape(h, w)
+    glow = (level * np.exp(-((bx - x) ** 2 + (by - y) ** 2) / (2 * radius * radius))).astype(np.float32)
+    image += glow[..., None] * (1 - image / 255)
+
+
+def _hunt_light_field(look: Look, w: int, h: int) -> np.ndarray:
+    """The hunt's light over the picture (a factor per pixel): vignetting and a soft shadow from out of view."""
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    u, v = xs / w - 0.5, ys / h - 0.5
+    field_ = np.ones((h, w), np.float32)
+    if look.vignette > 0:
+        field_ *= 1 - look.vignette * (u * u + v * v) / 0.5
+    if look.shade is not None:
+        angle, reach, blur, depth = look.shade
+        a = math.radians(angle)
+        inside = ((u * math.cos(a) + v * math.sin(a)) > reach).astype(np.float32)
+        field_ *= 1 - depth * cv2.GaussianBlur(inside, (0, 0), blur)
+    return field_
+
+
+def _hunt_camera(image: np.ndarray, look: Look) -> np.ndarray:
+    if look.jpeg:
+        _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, look.jpeg])
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return image
