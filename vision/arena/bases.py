@@ -1254,10 +1254,7 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
             doubt.off_the_row = (float(base.x_mm), float(base.y_mm))
         doubts.append(doubt)
     explained = _explained_mask(mask, view, camera, bases + standing, tokens)
-    # A hand over a covered marker, spilling on to a space, is no fighter there (the hundredth pass).
-    hands = _hands_over_covered_markers((mask > 0) & (explained == 0), view, geometry, markers_found, camera)
-    unexplained = _unexplained(mask, view, geometry, camera, bases + standing, tokens,
-                               explained=explained if hands is None else explained | hands)
+    unexplained = _unexplained(mask, view, geometry, camera, bases + standing, tokens, explained=explained)
     body_test = _but_for_figure_parts(mask, view, camera, bases, standing, tokens, solids, explained)
     for space_id, (x, y) in _figures_past_the_outlines(mask, view, geometry, camera, *body_test, markers_found,
                                                        looked_at=search):
@@ -2420,9 +2417,18 @@ def _figures_past_the_outlines(mask, view: BoardView, geometry: BoardGeometry, c
     ``markers_reached``): the hand is there, and what of its change is left unexplained is no figure
     (900031); nor standing there: a body's foot shows in the change itself."""
     left = ((mask > 0) & (explained == 0)).view(np.uint8)
-    hands = _hands_over_covered_markers(left, view, geometry, markers_found, camera)
-    if hands is not None:
-        left[hands] = 0
+    if markers_found is not None and len(markers_found) < len(geometry.markers) and left.any():
+        count, labels = cv2.connectedComponents(left, connectivity=8)
+        # (Only a region that comes near a covered marker's kept-out square can run up to it.)
+        near = set()
+        for marker_id in set(geometry.markers) - set(markers_found):
+            x0, y0, x1, y1 = marker_keep_out(geometry, marker_id)
+            reach = _HAND_TOUCH_MM + 1.0
+            near.update(int(label) for label in np.unique(labels[view.rect_mask(x0 - reach, y0 - reach, x1 + reach, y1 + reach)]))
+        for label in sorted(near - {0}):
+            region = labels == label
+            if reaches_covered_marker(region, view, geometry, markers_found, camera) is not None:
+                left[region] = 0
     # Worked out round the change only (past it all is unchanged; the body's width taken off and its
     # lean added reach no further than the margin), as over the whole view.
     rows, cols = changed_window(left, int(math.ceil((BODY_HALF_WIDTH_MM + HIDE_TOP_MM) * view.px_per_mm)) + 2)
@@ -2484,32 +2490,6 @@ def _figures_past_the_outlines(mask, view: BoardView, geometry: BoardGeometry, c
         if len(cx):
             found.append((space_id, (float(cx.mean()), float(cy.mean()))))
     return found
-
-
-def _hands_over_covered_markers(left: np.ndarray, view: BoardView, geometry: BoardGeometry, markers_found,
-                                camera: CameraPosition) -> np.ndarray | None:
-    """The regions of ``left`` (change nothing seen explains) that meet a marker not found as a hand over
-    it does (``reaches_covered_marker``): a bool mask of the view, or None where there are none.
-
-    A marker not found is covered, by a hand most often, which comes in over the board's edge and covers
-    the square kept out round the marker; what of it spills on to the board is cut off by that square and
-    meets it across the line of sight wider than a base. A figure beside the marker meets it only as wide
-    as itself, and is not among them."""
-    if markers_found is None or len(markers_found) >= len(geometry.markers) or not left.any():
-        return None
-    count, labels = cv2.connectedComponents(left.view(np.uint8), connectivity=8)
-    # (Only a region that comes near a covered marker's kept-out square can run up to it.)
-    near = set()
-    for marker_id in set(geometry.markers) - set(markers_found):
-        x0, y0, x1, y1 = marker_keep_out(geometry, marker_id)
-        reach = _HAND_TOUCH_MM + 1.0
-        near.update(int(label) for label in np.unique(labels[view.rect_mask(x0 - reach, y0 - reach, x1 + reach, y1 + reach)]))
-    hands = np.zeros(left.shape, bool)
-    for label in sorted(near - {0}):
-        region = labels == label
-        if reaches_covered_marker(region, view, geometry, markers_found, camera) is not None:
-            hands |= region
-    return hands if hands.any() else None
 
 
 #: Heights (mm) of a standing figure checked, from just above the tallest base (4.5 mm) to the least
