@@ -6,7 +6,8 @@ doubt, the best reading right). Letting such change go as the hand's (the change
 as a hand over it does, ``hiding.reaches_covered_marker``) read those right, but read away a small fighter standing
 on that corner, or whose figure leans into the hand from lower on the space (35 degrees up): its change and the
 hand's are one region, as convex as a hand's alone, and the doubt is all that kept it. The rule was taken out; these
-tests guard what it would have broken. See docs/arena-reader.md, "Hundredth pass"."""
+tests guard what it would have broken. Found, not fixed: c9e755c itself reads away such a fighter on S9's right-hand
+edge under marker 11's hand (strict xfails). See docs/arena-reader.md, "Hundredth pass"."""
 
 from __future__ import annotations
 
