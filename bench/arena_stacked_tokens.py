@@ -77,6 +77,8 @@ FAINT_BASE = (142, 162, 178)
 VIVID_TOKEN = (30, 150, 220)
 #: The ``gap-behind-board`` set's fighter bases: the board's colour, the spaces', a shade off the board's.
 DULL_BASES = {"board": BOARD, "space": SPACE, "near-board": FAINT_BASE}
+#: The sets whose poses each hold every one of DULL_BASES (``--every`` counts their poses).
+DULL_SETS = ("gap-behind-board", "overlap-behind-board")
 
 
 def _scene(pose: CameraPose, minis=(), tokens=(), seed: int = 1) -> Scene:
@@ -162,11 +164,11 @@ def jobs(which: str) -> list[tuple]:
     if which in ("gap-behind-board", "all"):
         out += _gap_behind(DULL_BASES)
     if which in ("overlap-behind-board", "all"):
-        for el, az, offset, angle, name in itertools.product((35, 40, 48, 56, 64, 72, 80), (-25, -15, 0, 15, 25), (5.0, 8.0),
-                                                             (0, 45, 135, 180, 225, 315), DULL_BASES):
+        for el, az, offset, angle, name in itertools.product((35, 40, 48, 56, 64, 72, 80), (-25, -15, 0, 15, 25),
+                                                             (5.0, 8.0), (0, 45, 135, 180, 225, 315), DULL_BASES):
             pose = CameraPose(distance_mm=480, elevation_deg=el, azimuth_deg=az)
             out.append(("overlap-behind-board", (el, az, offset, angle, name), pose,
-                        *_overlap_behind(pose, offset, angle, DULL_BASES[name]), None))  # truth: where the fighter stands
+                        *_overlap_behind(pose, offset, angle, DULL_BASES[name]), None))  # truth: where it stands
     if which in ("beside", "all"):
         for el, az, size, turn, base in itertools.product((67, 74, 80), AZIMUTHS, (15.0, 22.0), (-90, -45, 0, 45, 90),
                                                           (SPACE, FAINT_BASE)):
@@ -200,19 +202,19 @@ def run_one(job, with_count: bool = False):
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", default="all", choices=("stacked", "front", "resting", "resting-wide", "resting-behind", "gap-behind",
-                                                         "gap-behind-board", "overlap-behind-board", "fighters", "beside",
-                                                         "all"))
+                                                         "gap-behind-board", "overlap-behind-board", "fighters",
+                                                         "beside", "all"))
     parser.add_argument("--with-count", action="store_true",
                         help="tell the reader how many fighters the scene holds, those off every space included")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--every", type=int, default=1,
-                        help="read every Nth scene only (of gap-behind-board and overlap-behind-board: every Nth pose, all its "
-                             "base colours)")
+                        help="read every Nth scene only (of gap-behind-board and overlap-behind-board: every Nth "
+                             "pose, all its base colours)")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every scene read WRONG")
     parser.add_argument("--all-verdicts", action="store_true", help="list every scene's verdict and reading")
     args = parser.parse_args()
     chosen = [job for i, job in enumerate(jobs(args.set))
-              if (i // len(DULL_BASES) if job[0] in ("gap-behind-board", "overlap-behind-board") else i) % args.every == 0]
+              if (i // len(DULL_BASES) if job[0] in DULL_SETS else i) % args.every == 0]
     with ProcessPoolExecutor(args.jobs) as pool:
         results = list(pool.map(functools.partial(run_one, with_count=args.with_count), chosen, chunksize=4))
     counts = collections.defaultdict(collections.Counter)

@@ -1355,8 +1355,9 @@ def _ringed_bases_behind(bases: list[Blob], discs, geometry: BoardGeometry, came
                     or math.hypot(other.x_mm - taken.x_mm, other.y_mm - taken.y_mm) - taken.radius_mm - other.radius_mm
                     >= FIGURE_HALF_WIDTH_MM):
                 continue
-            doubts.append(FirmDoubt(f"the fighter at ({taken.x_mm:.0f}, {taken.y_mm:.0f}) mm may be the base the board's "
-                                    f"colour at ({other.x_mm:.0f}, {other.y_mm:.0f}) mm behind it, its figure that one's"))
+            doubts.append(FirmDoubt(f"the fighter at ({taken.x_mm:.0f}, {taken.y_mm:.0f}) mm may be the base the "
+                                    f"board's colour at ({other.x_mm:.0f}, {other.y_mm:.0f}) mm behind it, its figure "
+                                    "that one's"))
     return doubts
 
 
