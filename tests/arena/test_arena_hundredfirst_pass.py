@@ -7,6 +7,7 @@ shows one: a doubt (``bases._ringed_bases_behind``). See docs/arena-reader.md, "
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -62,7 +63,10 @@ def test_a_ring_on_the_taken_discs_own_space_changes_nothing():
     assert not _doubts(_disc(40.0, 8.0, 26.0, 0.6), taken=_disc(40.0, -12.0, 26.0))
 
 
-#: Read S6 with ok: true by main c9e755c, with the count and without: a ring fitted right behind the pair.
+#: Read S6 with ok: true by main c9e755c on numpy 2.4.6 + OpenCV 5.0.0, with the count and without: a ring fitted
+#: right behind the pair. (On numpy 1.24 + OpenCV 4.11 the first pair fits 30.3 mm, over a clear base's limit, and
+#: is a doubt by its size alone.)
+ON_OPENCV_5 = cv2.__version__.startswith("5.")
 RINGED = [(48, 0, 8.0, 0, "board"), (48, 25, 5.0, 0, "board")]
 
 
@@ -71,12 +75,14 @@ RINGED = [(48, 0, 8.0, 0, "board"), (48, 25, 5.0, 0, "board")]
 def test_a_pair_before_a_ringed_fighter_is_doubted(label, with_count):
     reading, truth = read_stacked_tokens("overlap-behind-board", label, with_count=with_count)
     assert truth == () and not reading.ok, reading.occupied
-    assert NEW_DOUBT in reading.error
+    if ON_OPENCV_5:
+        assert NEW_DOUBT in reading.error
 
 
-@pytest.mark.xfail(strict=True, reason="left in the hundred-and-first pass: the fighter's base behind is not fitted "
-                                       "as a crisp ring (its rim 0.71 mm off a circle), and nothing else parts the "
-                                       "pair from a fighter's base")
+@pytest.mark.xfail(ON_OPENCV_5, strict=True,
+                   reason="left in the hundred-and-first pass (numpy 2.4.6 + OpenCV 5.0.0; numpy 1.24 + OpenCV 4.11: a "
+                          "doubt): the fighter's base behind is not fitted as a crisp ring (its rim 0.71 mm off a "
+                          "circle), and nothing else parts the pair from a fighter's base")
 def test_a_pair_before_a_fighter_whose_base_is_not_seen_is_never_read_a_fighter():
     reading, truth = read_stacked_tokens("overlap-behind-board", (56, 0, 8.0, 0, "board"), with_count=True)
     assert not reading.ok or reading.occupied == truth, reading.occupied
