@@ -2,8 +2,9 @@
 on a base the board's colour (``bench/arena_stacked_tokens.py --set overlap-behind-board``). The pair fits one crisp,
 solid, base-sized disc and the fighter's figure shows right past its far rim, as a figure standing on it would: read
 S6 with ``ok: true``, with the count and without. Where the fighter's base shows as a crisp base-sized rim changed
-only in part (a ring), something standing on it, right behind the disc, that base is a second rim where one fighter
-shows one: a doubt (``bases._ringed_bases_behind``). See docs/arena-reader.md, "Hundred-and-first pass"."""
+only in part (a ring), something standing on it, right behind the disc and apart from it, that base is a second rim
+where one fighter shows one: a doubt (``bases._ringed_bases_behind``). See docs/arena-reader.md, "Hundred-and-first
+pass"."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from arena_scenes import BOARD, bench_module, line_9, read_stacked_tokens
+from arena_scenes import BOARD, bench_module, line_9, read_both_ways, read_stacked_tokens, spec_scene
 from test_arena_eightysecond_pass import _stacked_pair_before_a_fighter
 from vision.arena import bases
 from vision.arena.bases import Blob, Evidence
@@ -56,6 +57,19 @@ def test_what_is_no_base_of_its_own_behind_raises_none():
     assert not _doubts(_disc(44.0, 32.0, 28.5, 0.54, figure=Evidence.UNKNOWN, stands_up=False))  # nothing on it
     assert not _doubts(_disc(44.0, 60.0, 28.5, 0.54))  # apart by more than a figure's half width
     assert not _doubts(_disc(80.0, 10.0, 28.5, 0.54))  # beside it, not where its figure shows
+
+
+def test_a_ring_overlapping_the_taken_disc_is_its_own_figure():
+    # Two things lying on the board do not overlap; a figure's body, rising from its base's middle, may be fitted
+    # so (used 920011: a crisp 26 mm ring, 0.52 changed, 4.3 mm into its base's fit).
+    assert not _doubts(_disc(44.0, 26.0, 26.0, 0.52))
+
+
+def test_a_fighter_whose_figure_fits_a_ring_is_still_read():
+    # 920011: a 45.8 mm figure (149, 61, 226), close to the board's (224, 124, 146) below, on S4, 37 degrees up.
+    live, reference, truth, count = spec_scene(920011, GEOMETRY)
+    for fighters, reading in read_both_ways(live, reference, GEOMETRY, count):
+        assert reading.ok and reading.occupied == truth, (fighters, reading.error)
 
 
 def test_a_ring_on_the_taken_discs_own_space_changes_nothing():

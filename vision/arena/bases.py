@@ -1340,6 +1340,9 @@ def _ringed_bases_behind(bases: list[Blob], discs, geometry: BoardGeometry, came
     the disc in front something flat (two tokens overlapping, fitted base-sized and solid: the
     ``overlap-behind-board`` built set). Which of the two is the fighter cannot be told from above, with the
     count or without (the hundred-and-first pass). On the same space it changes nothing: not asked.
+    Only a ring apart from the taken disc (``_overlapping``): two things lying on the board do not overlap, but a
+    figure rises from its base's middle, and its body fitted as a disc may (used 920011: a figure close to the
+    board's colour below, fitted a crisp 26 mm ring 4.3 mm into its base's fit).
     """
     doubts = []
     for taken in bases:
@@ -1347,7 +1350,7 @@ def _ringed_bases_behind(bases: list[Blob], discs, geometry: BoardGeometry, came
         if space is None:
             continue
         for other in discs:
-            if (any(other is b for b in bases) or other.fit_error_mm > CRISP_RIM_MM
+            if (any(other is b for b in bases) or _overlapping(taken, other) or other.fit_error_mm > CRISP_RIM_MM
                     or not _size_cut(settings) + SIZE_MARGIN_MM <= other.diameter_mm <= _widest_base(settings)
                     or not MIN_RING_COVERAGE <= other.coverage < MIN_BASE_COVERAGE
                     or not (other.stands_up or other.figure is Evidence.YES)
