@@ -1334,15 +1334,15 @@ def _ringed_bases_behind(bases: list[Blob], discs, geometry: BoardGeometry, came
     to the taken disc's change where that disc's figure shows.
 
     A figure rises from its base's middle as one body, and what shows right past a disc's far rim is taken
-    for its figure. A second crisp rim of a base's size there, round change that covers only part of it, is
-    a base of its own whose top is close to the board's colour: a figure's body fitted as a disc is changed
-    all over, and one figure is not two rims. What stands on that ring may be all the figure there is, and
-    the disc in front something flat (two tokens overlapping, fitted base-sized and solid: the
-    ``overlap-behind-board`` built set). Which of the two is the fighter cannot be told from above, with the
-    count or without (the hundred-and-first pass). On the same space it changes nothing: not asked.
-    Only a ring apart from the taken disc (``_overlapping``): two things lying on the board do not overlap, but a
-    figure rises from its base's middle, and its body fitted as a disc may (used 920011: a figure close to the
-    board's colour below, fitted a crisp 26 mm ring 4.3 mm into its base's fit).
+    for its figure. A second crisp rim of a base's size there, apart from the disc, round change that covers
+    only part of it, is a base of its own whose top is close to the board's colour: one fighter is one rim.
+    What stands on that ring may be all the figure there is, and the disc in front something flat (two tokens
+    overlapping, fitted base-sized and solid: the ``overlap-behind-board`` built set). Which of the two is the
+    fighter cannot be told from above, with the count or without (the hundred-and-first pass). On the same
+    space it changes nothing: not asked.
+    Apart (not ``_overlapping``): two things lying on the board do not overlap, but a figure's body fitted as a
+    disc may overlap its own base's fit, and one painted in part like the board is a ring too (used 920011: a
+    crisp 26 mm ring, 0.52 changed, 4.3 mm into its base's fit).
     """
     doubts = []
     for taken in bases:
