@@ -962,16 +962,17 @@ class TowerAnalyzer:
     def _face_unchanged(self, obs: Observation, box: _CubeBox) -> bool:
         """Whether the box's face kept the reference's colour, averaged over its rows and the still
         frames (the noise averages out), within UNCHANGED_SHIFT in every channel: every column but
-        those its edges' reach may borrow from what is beside it (``_moved_columns``)."""
+        those its edges' reach may borrow from what is beside it (``_moved_columns``), and at least
+        a countable face's width (0.4 cube) of them."""
         moved = self._moved_columns(obs, box)
-        if not moved.size:
-            return False
         # An edge split from a neighbour in one run may be off by its slack, and the neighbour's face
         # blurs past it; at a run's end only the blur (fifty-sixth pass).
         reach = self._edge_reach
         left = reach + math.ceil(box.slack_left * VIEW_PX_PER_MM)
         right = reach + math.ceil(box.slack_right * VIEW_PX_PER_MM)
-        return not moved[left: max(moved.size - right, left)].any()
+        still = np.count_nonzero(~moved)
+        return (_cubes_in(still / (self.settings.cube_mm * VIEW_PX_PER_MM)) > 0
+                and not moved[left: max(moved.size - right, left)].any())
 
     def _moved_columns(self, obs: Observation, box: _CubeBox) -> np.ndarray:
         """Per view column of the box's face: its colour, averaged over the face's rows and the still
