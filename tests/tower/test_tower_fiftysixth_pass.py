@@ -31,6 +31,11 @@ ROOM_974313_ALL = dict(heavy=3, light=5, frames=5, dim=False, nudge_px=3.0252606
                        exposure_drift=0.1832226657780084, off_spot_mm=4.470768772748978, distractors=8,
                        noise=1.9471371871021583, pile=False, near=0.4566329430713063, hunt="all")
 
+# Seed 974311 under the all hunt: a cream mat, two lamps, a dim very noisy room, a card.
+ROOM_974311_ALL = dict(heavy=1, light=4, frames=6, dim=True, nudge_px=0.64168775464434,
+                       exposure_drift=0.05232658052403603, off_spot_mm=0.17853406724947574, distractors=4,
+                       noise=5.551948971597492, pile=False, near=0.16063997242005296, hunt="all")
+
 
 def _judge(scene):
     return judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
@@ -123,3 +128,14 @@ def test_a_reading_with_cubes_left_out_that_adds_anything_is_refused(card_974312
     assert _adds_to(dataclasses.replace(rebuilt, max_neighbours=3),
                     dataclasses.replace(first, contacts_unsure=False, contacts_inferred=False))
     assert not _adds_to(dataclasses.replace(rebuilt, max_neighbours=3), dataclasses.replace(first, contacts_unsure=True))
+
+
+def test_a_narrow_box_that_changed_over_its_width_is_not_unchanged():
+    # Two_ground 974311: a light box 5 mm wide on the table in a very noisy room (reach 5 px each
+    # side), its face moved off the reference in every column.  Within its edges' reach alone it
+    # shows no countable face that kept the reference's colour: not unchanged.
+    scene = make_tower_scene("two_ground", seed=974311, **ROOM_974311_ALL)
+    analyzer, last = analyzer_and_last(scene, likeness=True)
+    narrow = [b for b in analyzer._structure(last, last.view).boxes if b.x1 - b.x0 < 0.6 * analyzer.settings.cube_mm]
+    assert narrow and analyzer._moved_columns(last, narrow[0]).all()
+    assert not analyzer._face_unchanged(last, narrow[0])
