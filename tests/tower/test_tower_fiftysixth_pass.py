@@ -127,7 +127,8 @@ def test_a_reading_with_cubes_left_out_that_adds_anything_is_refused(card_974312
     # Three neighbours only where the first reading held them possible.
     assert _adds_to(dataclasses.replace(rebuilt, max_neighbours=3),
                     dataclasses.replace(first, contacts_unsure=False, contacts_inferred=False))
-    assert not _adds_to(dataclasses.replace(rebuilt, max_neighbours=3), dataclasses.replace(first, contacts_unsure=True))
+    assert not _adds_to(dataclasses.replace(rebuilt, max_neighbours=3),
+                        dataclasses.replace(first, contacts_unsure=True))
 
 
 def test_a_narrow_box_that_changed_over_its_width_is_not_unchanged():

@@ -908,8 +908,8 @@ class TowerAnalyzer:
     def _excess_unchanged(self, obs: Observation, structure: _Structure, heavy_seen: int,
                           light_seen: int) -> list[_CubeBox]:
         """The counted cubes that may be background, if they account for every cube over the fighter's own:
-        for each colour over, as many cubes of it as the excess show no countable face (0.4 widths)
-        whose colour moved off the reference's by more than UNCHANGED_SHIFT (``_face_unchanged``).
+        for each colour over, as many cubes of it as the excess kept the reference's colour over
+        their faces, past what their edges borrow from beside them (``_face_unchanged``).
 
         A cube the fighter brought changes the view where it stands: even before a background of
         nearly its own colour its face (upright, in its own light and shade) is not the flat thing
