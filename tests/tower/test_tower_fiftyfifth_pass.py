@@ -32,12 +32,14 @@ def test_the_card_s_two_light_cubes_are_unchanged_and_the_tower_s_own_are_not(ca
 
 
 @pytest.mark.parametrize("kind", ["stagger", "lean"])
-def test_a_legal_tower_before_a_wood_coloured_card_is_uncertain_on_the_count(card_scenes, kind):
+def test_a_legal_tower_before_a_wood_coloured_card_is_not_failed(card_scenes, kind):
     scene = card_scenes[kind]
     assert scene.expected == "pass" and "card" in scene.hunt
     verdict = judge_tower(scene.frames, heavy=scene.heavy, light=scene.light)
-    assert verdict.verdict.value == "uncertain"
-    assert [r.value for r in verdict.reasons] == ["cube_count"]
+    # Uncertain on ``cube_count`` with this pass's doubt alone; since the fifty-sixth pass leaves the
+    # card's unchanged "cubes" out of the structure, a pass (below auto-confirm: its test file).
+    assert verdict.verdict.value == "pass"
+    assert verdict.reasons == []
 
 
 @pytest.mark.parametrize("heavy_less, light_less", [(0, 1), (1, 0)])

@@ -376,6 +376,8 @@ class _Structure:
     # They say nothing of how clearly the tower was read, so they do not make the view unclear
     # (``_unclear_view``); they still weigh, one by one, where a cube more could undo a breach.
     answered: list[tuple[int, str]] = dataclasses.field(default_factory=list)
+    # Counted cubes left out as background whose faces never changed (``_without_background_cubes``).
+    background_left_out: int = 0
 
 
 class TowerAnalyzer:
@@ -753,6 +755,7 @@ class TowerAnalyzer:
         if not moving:
             last = self._with_camouflaged_faces(self._with_still_colour(last, observations))
         structure = self._structure(last, last.view)
+        last, structure = self._without_background_cubes(last, structure)
         heavy_seen = sum(b.heavy for b in structure.boxes)
         light_seen = len(structure.boxes) - heavy_seen
         cubes_seen = len(structure.boxes) + structure.aside_cubes
@@ -882,7 +885,7 @@ class TowerAnalyzer:
         # referee looks).
         # So does a cube read by its likeness to the others before a background of nearly its colour:
         # a weaker sight than change plainly seen.
-        confidence -= 0.2 if (structure.contacts_inferred or structure.support_inferred
+        confidence -= 0.2 if (structure.contacts_inferred or structure.support_inferred or structure.background_left_out
                               or self._read_by_likeness(last, structure)) else 0.0
         confidence -= 0.0 if self.geometry.both_markers else 0.12
         return self._verdict(Verdict.PASS, [], started, confidence, obs=last, structure=structure, **counts)
@@ -905,8 +908,8 @@ class TowerAnalyzer:
     def _excess_unchanged(self, obs: Observation, structure: _Structure, heavy_seen: int,
                           light_seen: int) -> list[_CubeBox]:
         """The counted cubes that may be background, if they account for every cube over the fighter's own:
-        for each colour over, as many cubes of it as the excess show no countable face (0.4 widths)
-        whose colour moved off the reference's by more than UNCHANGED_SHIFT (``_face_unchanged``).
+        for each colour over, as many cubes of it as the excess kept the reference's colour over
+        their faces, past what their edges borrow from beside them (``_face_unchanged``).
 
         A cube the fighter brought changes the view where it stands: even before a background of
         nearly its own colour its face (upright, in its own light and shade) is not the flat thing
@@ -923,17 +926,62 @@ class TowerAnalyzer:
             return unchanged
         return []
 
+    def _without_background_cubes(self, obs: Observation, structure: _Structure) -> tuple[Observation, _Structure]:
+        """The observation and structure with the counted cubes whose faces never changed left out,
+        where they are all the cubes over the fighter's own (``_excess_unchanged``).
+
+        A cube the fighter brought changes the view where it stands; a "cube" whose face kept the
+        reference's colour is background that was there before (a card at the edge of light wood's
+        colour): no cube of the tower, so no neighbour and no contact either.  Its cube colour is
+        cleared where its columns kept the reference's colour (the columns a neighbour's face blurs
+        into stay) and the structure is read again.  The rebuilt one stands for the view only if it
+        counts the fighter's own cubes and adds nothing the first reading did not have: leaving
+        background out takes cubes away, so a breach, a blind layer, a cube apart or afloat that
+        appears only without them says a real cube was left out (one before a background of its own
+        look, thirty-third and thirty-eighth passes); the first reading stands then, its count in doubt."""
+        heavy_seen = sum(b.heavy for b in structure.boxes)
+        unchanged = self._excess_unchanged(obs, structure, heavy_seen, len(structure.boxes) - heavy_seen)
+        if not unchanged:
+            return obs, structure
+        view, cube = obs.view, self.settings.cube_mm
+        background = np.zeros_like(obs.changed)
+        for box in unchanged:
+            still = ~self._moved_columns(obs, box)
+            c0 = view.col(box.x0)
+            background[view.row((box.layer + 1) * cube): view.row(box.layer * cube), c0: c0 + still.size] |= still
+        likeness = None if obs.read_by_likeness is None else obs.read_by_likeness & ~background
+        cleared = dataclasses.replace(obs, light=obs.light & ~background, heavy=obs.heavy & ~background,
+                                      read_by_likeness=likeness)
+        rebuilt = self._structure(cleared, view)
+        heavy_left = sum(b.heavy for b in rebuilt.boxes)
+        if ((heavy_left, len(rebuilt.boxes) - heavy_left) != (self.heavy, self.light)
+                or _adds_to(rebuilt, structure)):
+            return obs, structure
+        return cleared, dataclasses.replace(rebuilt, background_left_out=len(unchanged))
+
     def _face_unchanged(self, obs: Observation, box: _CubeBox) -> bool:
-        """Whether no countable face (0.4 widths) of the box's columns moved off the reference: its
-        colour averaged over the face's rows and the still frames (the noise averages out) within
-        UNCHANGED_SHIFT of the reference's in every channel."""
+        """Whether the box's face kept the reference's colour, averaged over its rows and the still
+        frames (the noise averages out), within UNCHANGED_SHIFT in every channel: every column but
+        those its edges' reach may borrow from what is beside it (``_moved_columns``), and at least
+        a countable face's width (0.4 cube) of them."""
+        moved = self._moved_columns(obs, box)
+        # An edge split from a neighbour in one run may be off by its slack, and the neighbour's face
+        # blurs past it; at a run's end only the blur (fifty-sixth pass).
+        reach = self._edge_reach
+        left = reach + math.ceil(box.slack_left * VIEW_PX_PER_MM)
+        right = reach + math.ceil(box.slack_right * VIEW_PX_PER_MM)
+        still = np.count_nonzero(~moved)
+        return (_cubes_in(still / (self.settings.cube_mm * VIEW_PX_PER_MM)) > 0
+                and not moved[left: max(moved.size - right, left)].any())
+
+    def _moved_columns(self, obs: Observation, box: _CubeBox) -> np.ndarray:
+        """Per view column of the box's face: its colour, averaged over the face's rows and the still
+        frames, moved off the reference's by more than UNCHANGED_SHIFT in some channel."""
         view = obs.view
         face = (_face_rows(view, box.layer, self.settings.cube_mm), slice(view.col(box.x0), view.col(box.x1)))
         colour = obs.colour if obs.still_colour is None else obs.still_colour
         shift = np.abs((colour[face] - self._reference_view(view)[face]).mean(axis=0)).max(axis=1)
-        moved = shift > UNCHANGED_SHIFT
-        widest = max((c1 - c0 for c0, c1 in _runs(moved, max_gap=0)), default=0)
-        return moved.size > 0 and _cubes_in(widest / (self.settings.cube_mm * VIEW_PX_PER_MM)) == 0
+        return shift > UNCHANGED_SHIFT
 
     def _count_breached_otherwise(self, obs: Observation, structure: _Structure, heavy_seen: int, light_seen: int, *,
                                   all_counted: bool) -> bool:
@@ -3053,6 +3101,22 @@ def _unclear_view(structure: _Structure) -> bool:
     for doubt in structure.answered:
         own.remove(doubt)
     return len(own) >= UNCLEAR_VIEW
+
+
+def _adds_to(rebuilt: _Structure, structure: _Structure) -> bool:
+    """Whether the structure read with cubes left out has something the first reading had not: more
+    cubes on the table, a cube apart or afloat, a blind layer, one structure fallen apart, or
+    neighbours past the limit where the first reading had no cube that might touch three
+    (``_without_background_cubes``).  (A run of the tower's cube and the background's "cubes",
+    split evenly, put its edges wrong: read alone, the cube spans its own width, which may reach a
+    third neighbour the first reading only held possible -- fork 974312 under the clutter hunt.)"""
+    return (rebuilt.ground_contacts > max(structure.ground_contacts, 1)
+            or (rebuilt.max_neighbours > max(structure.max_neighbours, 2)
+                and not (structure.contacts_unsure or structure.contacts_inferred))
+            or rebuilt.aside_cubes > structure.aside_cubes
+            or rebuilt.blind_layers > structure.blind_layers
+            or (rebuilt.floating and not structure.floating)
+            or (structure.connected and not rebuilt.connected))
 
 
 def _open_doubts(structure: _Structure, all_counted: bool) -> list[tuple[int, str]]:
