@@ -129,6 +129,18 @@ def _overlap_behind(pose: CameraPose, offset: float, angle: float, base_bgr, res
     return (behind,), pair
 
 
+def _overlap_jobs(kind: str) -> list[tuple]:
+    """The ``overlap-behind-board`` scenes, or with ``-resting`` the same with the second token resting on the first."""
+    out = []
+    for el, az, offset, angle, name in itertools.product((35, 40, 48, 56, 64, 72, 80), (-25, -15, 0, 15, 25),
+                                                         (5.0, 8.0), (0, 45, 135, 180, 225, 315), DULL_BASES):
+        pose = CameraPose(distance_mm=480, elevation_deg=el, azimuth_deg=az)
+        out.append((kind, (el, az, offset, angle, name), pose,
+                    *_overlap_behind(pose, offset, angle, DULL_BASES[name], kind.endswith("-resting")),
+                    None))  # truth: where the fighter stands
+    return out
+
+
 def jobs(which: str) -> list[tuple]:
     out = []
     if which in ("stacked", "all"):
@@ -168,15 +180,8 @@ def jobs(which: str) -> list[tuple]:
         out += [("gap-behind", label[:-1], *rest) for _, label, *rest in _gap_behind({"vivid": (66, 158, 226)})]
     if which in ("gap-behind-board", "all"):
         out += _gap_behind(DULL_BASES)
-    for kind in ("overlap-behind-board", "overlap-behind-board-resting"):
-        if which not in (kind, "all"):
-            continue
-        for el, az, offset, angle, name in itertools.product((35, 40, 48, 56, 64, 72, 80), (-25, -15, 0, 15, 25),
-                                                             (5.0, 8.0), (0, 45, 135, 180, 225, 315), DULL_BASES):
-            pose = CameraPose(distance_mm=480, elevation_deg=el, azimuth_deg=az)
-            resting = kind.endswith("-resting")
-            out.append((kind, (el, az, offset, angle, name), pose,
-                        *_overlap_behind(pose, offset, angle, DULL_BASES[name], resting), None))  # truth: where it stands
+    if which in ("overlap-behind-board", "all"):
+        out += _overlap_jobs("overlap-behind-board")
     if which in ("beside", "all"):
         for el, az, size, turn, base in itertools.product((67, 74, 80), AZIMUTHS, (15.0, 22.0), (-90, -45, 0, 45, 90),
                                                           (SPACE, FAINT_BASE)):
@@ -193,6 +198,8 @@ def jobs(which: str) -> list[tuple]:
             fighter = Miniature(x, 2.0, base_mm=26.5, base_bgr=base, figure_bgr=(90, 160, 90), figure_height_mm=35.0)
             out.append(("fighters", (el, az, x, base == SPACE), CameraPose(distance_mm=450, elevation_deg=el, azimuth_deg=az),
                         (fighter,), (), PLACES[x]))
+    if which in ("overlap-behind-board-resting", "all"):  # last: --every picks the other sets' scenes as before
+        out += _overlap_jobs("overlap-behind-board-resting")
     return out
 
 
