@@ -1,7 +1,7 @@
 """Arena reader on purpose-built scenes of tokens lying one on another: never a fighter with ok:true.
 
 Run: python bench/arena_stacked_tokens.py [--set stacked|front|resting|resting-wide|resting-behind|gap-behind|
-gap-behind-board|overlap-behind-board|fighters|beside|all]
+gap-behind-board|overlap-behind-board|overlap-behind-board-resting|fighters|beside|all]
 [--with-count] [--jobs J] [-v]
 Read without the fighter count (the offline reader's case), or with ``--with-count`` told how many
 fighters the scene holds (the live service's case in a match): every fighter built into it,
@@ -38,6 +38,10 @@ Each scene is counted as ``ok`` right, ``ok`` WRONG (must be 0) or a doubt:
   standing 0.5 mm behind them on the line away from the camera, off the row, from 35 to 80 degrees up and up to 25
   degrees to either side (1260): with no gap, the fighter's figure joins the pair's change and lends it a figure
   (the eighty-seventh and ninety-seventh passes' family).
+- ``overlap-behind-board-resting``: the same scenes drawn as a real pair lies (1260): the 19.2 mm token resting on
+  the 21.6 mm one (its underside 3.1 mm up, the lower one's thickness), not overlapping it flat. Its centre, 5 or
+  8 mm off, is over the lower token's top (10.8 mm radius), so it lies level on it, raised, its overhang in the air
+  (the hundred-and-fifth pass).
 - ``fighters``: a real fighter (base 26.5 mm, vivid or the spaces' colour) on each place and
   pose of ``stacked``: how many are still read (right), as a cost check.
 - ``beside``: a fighter on S6 (base 26.5 mm the spaces' colour or a shade off the board's, a 35 mm
@@ -78,7 +82,7 @@ VIVID_TOKEN = (30, 150, 220)
 #: The ``gap-behind-board`` set's fighter bases: the board's colour, the spaces', a shade off the board's.
 DULL_BASES = {"board": BOARD, "space": SPACE, "near-board": FAINT_BASE}
 #: The sets whose poses each hold every one of DULL_BASES (``--every`` counts their poses).
-DULL_SETS = ("gap-behind-board", "overlap-behind-board")
+DULL_SETS = ("gap-behind-board", "overlap-behind-board", "overlap-behind-board-resting")
 
 
 def _scene(pose: CameraPose, minis=(), tokens=(), seed: int = 1) -> Scene:
@@ -108,20 +112,33 @@ def _gap_behind(colours: dict) -> list[tuple]:
     return out
 
 
-def _overlap_behind(pose: CameraPose, offset: float, angle: float, base_bgr) -> tuple:
+def _overlap_behind(pose: CameraPose, offset: float, angle: float, base_bgr, resting: bool = False) -> tuple:
     """Two tokens overlapping on S6 ``offset`` mm apart towards ``angle``, a fighter on ``base_bgr`` 0.5 mm behind
-    them on the line away from the camera (the eighty-second pass's ``_stacked_pair_before_a_fighter``, not resting)."""
+    them on the line away from the camera (the eighty-second pass's ``_stacked_pair_before_a_fighter``). ``resting``:
+    the second token lies on the first (as on a real table), else both flat on the board."""
     ground = pose.distance_mm * math.cos(math.radians(pose.elevation_deg))
     cx, cy = ground * math.sin(math.radians(pose.azimuth_deg)), -ground * math.cos(math.radians(pose.azimuth_deg))
     x, y = 40.2, 2.0
     dx, dy = offset * math.cos(math.radians(angle)), offset * math.sin(math.radians(angle))
-    pair = (Token(x, y, 21.6, 3.1, (85, 170, 126)), Token(x + dx, y + dy, 19.2, 2.9, (175, 223, 75)))
+    pair = (Token(x, y, 21.6, 3.1, (85, 170, 126)), Token(x + dx, y + dy, 19.2, 2.9, (175, 223, 75), z_mm=3.1 if resting else 0.0))
     away = math.atan2(y - cy, x - cx)
     ux, uy = math.cos(away), math.sin(away)
     reach = max((t.x_mm - x) * ux + (t.y_mm - y) * uy + t.diameter_mm / 2 for t in pair)
     behind = Miniature(x + (reach + 14.0) * ux, y + (reach + 14.0) * uy, base_mm=27.0, base_bgr=base_bgr,
                        figure_bgr=(174, 168, 233), figure_height_mm=36.0)
     return (behind,), pair
+
+
+def _overlap_jobs(kind: str) -> list[tuple]:
+    """The ``overlap-behind-board`` scenes, or with ``-resting`` the same with the second token resting on the first."""
+    out = []
+    for el, az, offset, angle, name in itertools.product((35, 40, 48, 56, 64, 72, 80), (-25, -15, 0, 15, 25),
+                                                         (5.0, 8.0), (0, 45, 135, 180, 225, 315), DULL_BASES):
+        pose = CameraPose(distance_mm=480, elevation_deg=el, azimuth_deg=az)
+        out.append((kind, (el, az, offset, angle, name), pose,
+                    *_overlap_behind(pose, offset, angle, DULL_BASES[name], kind.endswith("-resting")),
+                    None))  # truth: where the fighter stands
+    return out
 
 
 def jobs(which: str) -> list[tuple]:
@@ -164,11 +181,7 @@ def jobs(which: str) -> list[tuple]:
     if which in ("gap-behind-board", "all"):
         out += _gap_behind(DULL_BASES)
     if which in ("overlap-behind-board", "all"):
-        for el, az, offset, angle, name in itertools.product((35, 40, 48, 56, 64, 72, 80), (-25, -15, 0, 15, 25),
-                                                             (5.0, 8.0), (0, 45, 135, 180, 225, 315), DULL_BASES):
-            pose = CameraPose(distance_mm=480, elevation_deg=el, azimuth_deg=az)
-            out.append(("overlap-behind-board", (el, az, offset, angle, name), pose,
-                        *_overlap_behind(pose, offset, angle, DULL_BASES[name]), None))  # truth: where it stands
+        out += _overlap_jobs("overlap-behind-board")
     if which in ("beside", "all"):
         for el, az, size, turn, base in itertools.product((67, 74, 80), AZIMUTHS, (15.0, 22.0), (-90, -45, 0, 45, 90),
                                                           (SPACE, FAINT_BASE)):
@@ -185,6 +198,8 @@ def jobs(which: str) -> list[tuple]:
             fighter = Miniature(x, 2.0, base_mm=26.5, base_bgr=base, figure_bgr=(90, 160, 90), figure_height_mm=35.0)
             out.append(("fighters", (el, az, x, base == SPACE), CameraPose(distance_mm=450, elevation_deg=el, azimuth_deg=az),
                         (fighter,), (), PLACES[x]))
+    if which in ("overlap-behind-board-resting", "all"):  # last: --every picks the other sets' scenes as before
+        out += _overlap_jobs("overlap-behind-board-resting")
     return out
 
 
@@ -202,14 +217,15 @@ def run_one(job, with_count: bool = False):
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", default="all", choices=("stacked", "front", "resting", "resting-wide", "resting-behind", "gap-behind",
-                                                         "gap-behind-board", "overlap-behind-board", "fighters",
+                                                         "gap-behind-board", "overlap-behind-board",
+                                                         "overlap-behind-board-resting", "fighters",
                                                          "beside", "all"))
     parser.add_argument("--with-count", action="store_true",
                         help="tell the reader how many fighters the scene holds, those off every space included")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--every", type=int, default=1,
-                        help="read every Nth scene only (of gap-behind-board and overlap-behind-board: every Nth "
-                             "pose, all its base colours)")
+                        help="read every Nth scene only (of gap-behind-board and the overlap-behind-board sets: "
+                             "every Nth pose, all its base colours)")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every scene read WRONG")
     parser.add_argument("--all-verdicts", action="store_true", help="list every scene's verdict and reading")
     args = parser.parse_args()
