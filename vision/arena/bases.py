@@ -1269,7 +1269,7 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
         # ``occupied``.
         if _room_for_one_more(cover, geometry, camera, settings, solids, (x, y, reach)):
             doubts.append(f"something that is neither a base nor a token is near ({x:.0f}, {y:.0f}) mm")
-    doubts += _hand_doubts(mask, view, geometry, camera, settings, bases + standing, explained, markers_found, cover, solids)
+    doubts += _hand_doubts(mask, view, geometry, camera, settings, bases, tokens, markers_found, cover, solids)
     if bases and len(unexplained) >= MAX_UNEXPLAINED_PLACES:
         # Not room for one more fighter, which the count could settle: change this widespread
         # is the light not removed (or a hand over the board), and any base taken in it may be
@@ -1280,11 +1280,19 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
 
 
 def _hand_doubts(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, settings: ArenaSettings,
-                 bases, explained: np.ndarray, markers_found, cover: FigureCover, solids) -> list[Doubt]:
+                 bases, tokens, markers_found, cover: FigureCover, solids) -> list[Doubt]:
     """A doubt for each free space that change running into a hand over a covered marker lies on, where a
     fighter that changed it could stand (``_hand_change_on_free_spaces``, ``_room_for_one_more``): the
     hand may be all it is, or a fighter standing by it (the hundred-and-fourth pass). The count settles
-    it once the bases seen number it; the next read, the hand gone, does too."""
+    it once the bases seen number it; the next read, the hand gone, does too.
+
+    Only the fighters taken and the tokens explain change here, not a disc fitted standing off the spaces:
+    a hand's edge with a fighter's change joined to it fits such a disc (the small fighter on S9's
+    right-hand edge under marker 11's hand, fitted 26.6 mm at (186, 19) on the Pi stack), and it would
+    explain the very change asked about."""
+    if markers_found is None or len(markers_found) >= len(geometry.markers):
+        return []
+    explained = _explained_mask(mask, view, camera, bases, tokens)
     return [Doubt(f"change on {space_id} near ({x:.0f}, {y:.0f}) mm runs into a hand over a covered marker: "
                   "a fighter may stand there")
             for space_id, x, y, reach in _hand_change_on_free_spaces(mask, view, geometry, camera, bases, explained,
