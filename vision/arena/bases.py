@@ -204,9 +204,6 @@ _HIDDEN_CHECK_MM = 8.0
 #: How far round each space (mm) unexplained change matters: a base whose centre is on a
 #: space covers the middle of it, so change only round its edge cannot be one.
 _SPACE_WATCH_MARGIN_MM = 0.0
-#: The least area (mm^2) of a space that change running into a hand over a covered marker must cover to
-#: leave room for a fighter there (``_hand_change_on_free_spaces``).
-_HAND_ON_A_SPACE_MM2 = 20.0
 #: Along a ray, a blurred outline's difference climbs by at least this much per step.
 _RAMP_MIN_RISE = 1.5
 _RAMP_MIN_FRACTION = 0.03
@@ -1269,7 +1266,6 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
         # ``occupied``.
         if _room_for_one_more(cover, geometry, camera, settings, solids, (x, y, reach)):
             doubts.append(f"something that is neither a base nor a token is near ({x:.0f}, {y:.0f}) mm")
-    doubts += _hand_doubts(mask, view, geometry, camera, settings, bases, tokens, markers_found, cover, solids)
     if bases and len(unexplained) >= MAX_UNEXPLAINED_PLACES:
         # Not room for one more fighter, which the count could settle: change this widespread
         # is the light not removed (or a hand over the board), and any base taken in it may be
@@ -1277,27 +1273,6 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
         doubts.append(FirmDoubt(f"change in {len(unexplained)} places that no base, figure or token explains "
                                 "(the light may have changed)"))
     return sorted(bases, key=lambda b: b.x_mm), doubts
-
-
-def _hand_doubts(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, settings: ArenaSettings,
-                 bases, tokens, markers_found, cover: FigureCover, solids) -> list[Doubt]:
-    """A doubt for each free space that change running into a hand over a covered marker lies on, where a
-    fighter that changed it could stand (``_hand_change_on_free_spaces``, ``_room_for_one_more``): the
-    hand may be all it is, or a fighter standing by it (the hundred-and-fourth pass). The count settles
-    it once the bases seen number it; the next read, the hand gone, does too.
-
-    Only the fighters taken and the tokens explain change here, not a disc fitted standing off the spaces:
-    a hand's edge with a fighter's change joined to it fits such a disc (the small fighter on S9's
-    right-hand edge under marker 11's hand, fitted 26.6 mm at (186, 19) on the Pi stack), and it would
-    explain the very change asked about."""
-    if markers_found is None or len(markers_found) >= len(geometry.markers):
-        return []
-    explained = _explained_mask(mask, view, camera, bases, tokens)
-    return [Doubt(f"change on {space_id} near ({x:.0f}, {y:.0f}) mm runs into a hand over a covered marker: "
-                  "a fighter may stand there")
-            for space_id, x, y, reach in _hand_change_on_free_spaces(mask, view, geometry, camera, bases, explained,
-                                                                     markers_found)
-            if _room_for_one_more(cover, geometry, camera, settings, solids, (x, y, reach))]
 
 
 def _clear_bases_behind_on_another_space(bases: list[Blob], discs, geometry: BoardGeometry, camera: CameraPosition,
@@ -2442,9 +2417,18 @@ def _figures_past_the_outlines(mask, view: BoardView, geometry: BoardGeometry, c
     ``markers_reached``): the hand is there, and what of its change is left unexplained is no figure
     (900031); nor standing there: a body's foot shows in the change itself."""
     left = ((mask > 0) & (explained == 0)).view(np.uint8)
-    hands = _hands_over_covered_markers(left, view, geometry, markers_found, camera)
-    if hands is not None:
-        left[hands] = 0
+    if markers_found is not None and len(markers_found) < len(geometry.markers) and left.any():
+        count, labels = cv2.connectedComponents(left, connectivity=8)
+        # (Only a region that comes near a covered marker's kept-out square can run up to it.)
+        near = set()
+        for marker_id in set(geometry.markers) - set(markers_found):
+            x0, y0, x1, y1 = marker_keep_out(geometry, marker_id)
+            reach = _HAND_TOUCH_MM + 1.0
+            near.update(int(label) for label in np.unique(labels[view.rect_mask(x0 - reach, y0 - reach, x1 + reach, y1 + reach)]))
+        for label in sorted(near - {0}):
+            region = labels == label
+            if reaches_covered_marker(region, view, geometry, markers_found, camera) is not None:
+                left[region] = 0
     # Worked out round the change only (past it all is unchanged; the body's width taken off and its
     # lean added reach no further than the margin), as over the whole view.
     rows, cols = changed_window(left, int(math.ceil((BODY_HALF_WIDTH_MM + HIDE_TOP_MM) * view.px_per_mm)) + 2)
@@ -2505,63 +2489,6 @@ def _figures_past_the_outlines(mask, view: BoardView, geometry: BoardGeometry, c
                 break
         if len(cx):
             found.append((space_id, (float(cx.mean()), float(cy.mean()))))
-    return found
-
-
-def _hands_over_covered_markers(left: np.ndarray, view: BoardView, geometry: BoardGeometry, markers_found,
-                                camera: CameraPosition) -> np.ndarray | None:
-    """The regions of ``left`` (change nothing seen explains) that meet a marker not found as a hand over
-    it does (``reaches_covered_marker``): a bool mask of the view, or None where there are none.
-
-    A marker not found is covered, by a hand most often, which comes in over the board's edge and covers
-    the square kept out round the marker; what of it spills on to the board is cut off by that square and
-    meets it across the line of sight wider than a base. A figure beside the marker meets it only as wide
-    as itself, and is not among them (alone; joined to the hand's change, it is: the hundredth pass)."""
-    if markers_found is None or len(markers_found) >= len(geometry.markers) or not left.any():
-        return None
-    count, labels = cv2.connectedComponents(left.view(np.uint8), connectivity=8)
-    # (Only a region that comes near a covered marker's kept-out square can run up to it.)
-    near = set()
-    for marker_id in set(geometry.markers) - set(markers_found):
-        x0, y0, x1, y1 = marker_keep_out(geometry, marker_id)
-        reach = _HAND_TOUCH_MM + 1.0
-        near.update(int(label) for label in np.unique(labels[view.rect_mask(x0 - reach, y0 - reach, x1 + reach, y1 + reach)]))
-    hands = np.zeros(left.shape, bool)
-    for label in sorted(near - {0}):
-        region = labels == label
-        if reaches_covered_marker(region, view, geometry, markers_found, camera) is not None:
-            hands |= region
-    return hands if hands.any() else None
-
-
-def _hand_change_on_free_spaces(mask, view: BoardView, geometry: BoardGeometry, camera: CameraPosition, bases,
-                                explained: np.ndarray, markers_found) -> list[tuple[str, float, float, float]]:
-    """Where change that runs into a hand over a covered marker lies on a space no base taken holds, over
-    ``_HAND_ON_A_SPACE_MM2``: each (space_id, x_mm, y_mm, reach_mm), that part's centre and reach.
-
-    The body test and ``_unexplained`` pass such a hand's region over (``_figures_past_the_outlines``), or
-    count only its part on a space, which a small fighter standing by the hand, its base the spaces'
-    colour, keeps under ``_UNEXPLAINED_AREA_MM2``: the rest of its change (its figure, leaning back) joins
-    the hand's as one region (the hundredth pass). What a hand spills on to a space and a fighter standing
-    there are one changed patch to a camera on a real table too; nothing seen parts them, so such change
-    is no proof of an empty space."""
-    hands = _hands_over_covered_markers((mask > 0) & (explained == 0), view, geometry, markers_found, camera)
-    if hands is None:
-        return []
-    ppm = view.px_per_mm
-    half = geometry.space_mm / 2
-    taken = {geometry.space_at(b.x_mm, b.y_mm) for b in bases}
-    found = []
-    for space_id, (sx, sy) in geometry.spaces.items():
-        if space_id in taken:
-            continue
-        rows, cols = view.rect_mask(sx - half, sy - half, sx + half, sy + half)
-        vs, us = np.nonzero(hands[rows, cols])
-        if len(vs) < _HAND_ON_A_SPACE_MM2 * ppm * ppm:
-            continue
-        us, vs = us + cols.start, vs + rows.start
-        cu, cv = us.mean(), vs.mean()
-        found.append((space_id, *view.to_mm(cu, cv), float(np.hypot(us - cu, vs - cv).max()) / ppm))
     return found
 
 
