@@ -1,7 +1,7 @@
 """Arena reader on purpose-built scenes of tokens lying one on another: never a fighter with ok:true.
 
 Run: python bench/arena_stacked_tokens.py [--set stacked|front|resting|resting-wide|resting-behind|gap-behind|
-gap-behind-board|overlap-behind-board|overlap-behind-board-resting|fighters|beside|all]
+gap-behind-board|overlap-behind-board|overlap-behind-board-resting|fighters|beside|hand-corner|all]
 [--with-count] [--jobs J] [-v]
 Read without the fighter count (the offline reader's case), or with ``--with-count`` told how many
 fighters the scene holds (the live service's case in a match): every fighter built into it,
@@ -49,6 +49,13 @@ Each scene is counted as ``ok`` right, ``ok`` WRONG (must be 0) or a doubt:
   vivid 15 or 22 mm token lying against its base (0.5 mm apart) towards the camera or up to 90 degrees
   to either side of that (180): the token's change joins the base's, on the base's front arc, where
   the front-rim check looks for that base (the sixty-eighth pass: S6 must never be read away).
+- ``hand-corner``: a hand over marker 10, 11, 12 or 13 (the marker hidden) and a fighter by it at the row's end:
+  on the end space's corner towards the marker, its outer edge's middle, its middle, its edge towards the
+  marker's side, the next space's corner, or off the row beyond the corner; small (25 mm base, a 26 mm figure
+  8 mm wide) or larger (28 mm base, 35 mm figure), its base the spaces', the board's or a vivid colour; 35, 55
+  and 80 degrees up, 3 sides (1296), and the same hands with no fighter, two hand draws (72): a fighter whose
+  change runs into the hand's must not be read away (the hundredth and hundred-and-fourth passes). Not in ``all``:
+  3305f32 reads 2 of every third scene away (S9's back corner under marker 11's hand), found, not fixed.
 """
 
 from __future__ import annotations
@@ -85,9 +92,9 @@ DULL_BASES = {"board": BOARD, "space": SPACE, "near-board": FAINT_BASE}
 DULL_SETS = ("gap-behind-board", "overlap-behind-board", "overlap-behind-board-resting")
 
 
-def _scene(pose: CameraPose, minis=(), tokens=(), seed: int = 1) -> Scene:
-    return Scene(pose=pose, miniatures=tuple(minis), tokens=tuple(tokens), hidden_markers=(), lighting=Lighting(noise=2.0),
-                 board_bgr=BOARD, space_bgr=SPACE, seed=seed, board_seed=7)
+def _scene(pose: CameraPose, minis=(), tokens=(), seed: int = 1, hidden=()) -> Scene:
+    return Scene(pose=pose, miniatures=tuple(minis), tokens=tuple(tokens), hidden_markers=tuple(hidden),
+                 lighting=Lighting(noise=2.0), board_bgr=BOARD, space_bgr=SPACE, seed=seed, board_seed=7)
 
 
 def stacked_pair(x: float, angle_deg: float) -> tuple[Token, Token]:
@@ -138,6 +145,34 @@ def _overlap_jobs(kind: str) -> list[tuple]:
         out.append((kind, (el, az, offset, angle, name), pose,
                     *_overlap_behind(pose, offset, angle, DULL_BASES[name], kind.endswith("-resting")),
                     None))  # truth: where the fighter stands
+    return out
+
+
+#: ``hand-corner``: each covered marker's end space and its sides (x towards the board's end, y towards the marker).
+HAND_CORNERS = {10: ("S1", "S2", -1, 1), 11: ("S9", "S8", 1, 1), 12: ("S9", "S8", 1, -1), 13: ("S1", "S2", -1, -1)}
+HAND_BASES = {"space": SPACE, "board": BOARD, "vivid": (40, 40, 160)}
+
+
+def _hand_corner() -> list[tuple]:
+    """The ``hand-corner`` scenes: (kind, label, pose, minis, tokens, truth, hidden markers, seed)."""
+    geometry = load_geometry(LAYOUT)
+    out = []
+    for el, az, marker in itertools.product((35, 55, 80), (-25, 0, 25), HAND_CORNERS):
+        pose = CameraPose(distance_mm=550 if el >= 80 else 450, elevation_deg=el, azimuth_deg=az)
+        end, next_, sx, sy = HAND_CORNERS[marker]
+        places = {"corner": (end, 15 * sx, 15 * sy), "edge": (end, 15 * sx, 0), "middle": (end, 0, 0),
+                  "side": (end, 0, 15 * sy), "next-corner": (next_, 15 * sx, 15 * sy),
+                  "off-row": (end, 5 * sx, 30 * sy)}
+        for place, size, base in itertools.product(places, ("small", "large"), HAND_BASES):
+            space, dx, dy = places[place]
+            x, y = geometry.spaces[space][0] + dx, geometry.spaces[space][1] + dy
+            fighter = (Miniature(x, y, base_mm=25.0, base_bgr=HAND_BASES[base], figure_bgr=(160, 90, 90),
+                                 figure_height_mm=26.0, figure_width_mm=8.0) if size == "small" else
+                       Miniature(x, y, base_mm=28.0, base_bgr=HAND_BASES[base], figure_bgr=(90, 160, 90),
+                                 figure_height_mm=35.0))
+            out.append(("hand-corner", (el, az, marker, place, size, base), pose, (fighter,), (), None, (marker,), 1))
+        for seed in (1, 2):
+            out.append(("hand-alone", (el, az, marker, seed), pose, (), (), (), (marker,), seed))
     return out
 
 
@@ -200,15 +235,19 @@ def jobs(which: str) -> list[tuple]:
                         (fighter,), (), PLACES[x]))
     if which in ("overlap-behind-board-resting", "all"):  # last: --every picks the other sets' scenes as before
         out += _overlap_jobs("overlap-behind-board-resting")
+    if which == "hand-corner":  # (not in "all": it holds wrong readings found, not fixed)
+        out += _hand_corner()
     return out
 
 
 def run_one(job, with_count: bool = False):
-    kind, label, pose, minis, tokens, truth = job
+    kind, label, pose, minis, tokens, truth, *hand = job
+    hidden, seed = hand or ((), 1)
     geometry = load_geometry(LAYOUT)
     if truth is None:
         truth = tuple(sorted({geometry.space_at(m.x_mm, m.y_mm) for m in minis} - {None}))
-    reading = read_arena(render_scene(_scene(pose, minis, tokens), geometry), render_scene(_scene(pose, seed=99), geometry),
+    reading = read_arena(render_scene(_scene(pose, minis, tokens, seed, hidden), geometry),
+                         render_scene(_scene(pose, seed=99), geometry),
                          geometry, annotate=False, fighters=len(minis) if with_count else None)
     verdict = ("right" if reading.occupied == truth else "WRONG") if reading.ok else "doubt"
     return kind, label, verdict, truth, reading.occupied, reading.error
@@ -219,7 +258,7 @@ def main() -> int:
     parser.add_argument("--set", default="all", choices=("stacked", "front", "resting", "resting-wide", "resting-behind", "gap-behind",
                                                          "gap-behind-board", "overlap-behind-board",
                                                          "overlap-behind-board-resting", "fighters",
-                                                         "beside", "all"))
+                                                         "beside", "hand-corner", "all"))
     parser.add_argument("--with-count", action="store_true",
                         help="tell the reader how many fighters the scene holds, those off every space included")
     parser.add_argument("--jobs", type=int, default=2)
