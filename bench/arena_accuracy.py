@@ -1,7 +1,7 @@
 """Arena reader accuracy on random spec scenes: answered, right, wrong, and why not answered.
 
 Run: python bench/arena_accuracy.py [--start S] [--count N] [--fighters] [--touching-tokens] [--jobs J] [-v]
-                                   [--hunt board|light|figures|camera|all]
+                                   [--hunt board|light|figures|camera|all] [--size WxH]
 Renders scenes from ``random_match_scene`` (seed per scene: S, S+1, ...), reads each against
 its reference and counts: ``ok: true`` and right, ``ok: true`` and WRONG (must be 0), ``ok:
 false`` with fewer than three markers visible (a correct refusal), and other ``ok: false``
@@ -13,6 +13,8 @@ more fighters than the board (``occupied`` is right: a fighter off the row unsee
 that is not).
 ``--hunt FAMILY`` shows each seed's scene past the generator's own looks (``hunt_looks``: printed board
 art, the room's light, painted miniatures, the camera), and counts the verdicts per kind drawn.
+``--size WxH`` renders every scene in a W x H frame (the same pose and board fill: the seed's scene seen with
+fewer or more pixels per board mm; the default is the generator's 800 x 600).
 """
 
 from __future__ import annotations
@@ -42,12 +44,15 @@ def run_one(job: tuple) -> tuple[int, str, tuple, tuple, str | None, int]:
 def read_one(job: tuple) -> tuple[int, str, tuple, tuple, str | None, int, int, str]:
     """``run_one``'s answer, the fighters the reading lists less the miniatures on the board, and the hunt's kinds.
 
-    ``job`` is (seed, with the count, touching tokens) and, optionally, a hunt family (``HUNTS``).
+    ``job`` is (seed, with the count, touching tokens) and, optionally, a hunt family (``HUNTS``) or None,
+    then a frame size (width, height).
     """
-    seed, with_count, touching_tokens, *hunt = job
+    seed, with_count, touching_tokens, *extra = job
+    hunt = extra[0] if extra else None
+    size = extra[1] if len(extra) > 1 else (800, 600)
     geometry = load_geometry(LAYOUT)
-    reference, live, truth = random_match_scene(np.random.default_rng(seed), geometry, touching_tokens=touching_tokens,
-                                                hunt=hunt[0] if hunt else None)
+    reference, live, truth = random_match_scene(np.random.default_rng(seed), geometry, image_size=size,
+                                                touching_tokens=touching_tokens, hunt=hunt)
     count = len(live.miniatures) if with_count else None
     label = live.look.label if live.look else ""
     try:
@@ -80,10 +85,11 @@ def main() -> int:
     parser.add_argument("--touching-tokens", action="store_true",
                         help="lay tokens against bases half the time (the spec allows it; other scenes)")
     parser.add_argument("--hunt", choices=HUNTS, help="each scene past the generator's own looks (hunt_looks)")
+    parser.add_argument("--size", default="800x600", help="the frame's width x height in px (default 800x600)")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every scene not answered right")
     args = parser.parse_args()
-    jobs = [(seed, args.fighters, args.touching_tokens) + ((args.hunt,) if args.hunt else ())
-            for seed in range(args.start, args.start + args.count)]
+    size = tuple(int(n) for n in args.size.lower().split("x"))
+    jobs = [(seed, args.fighters, args.touching_tokens, args.hunt, size) for seed in range(args.start, args.start + args.count)]
     with ProcessPoolExecutor(args.jobs) as pool:
         results = list(pool.map(read_one, jobs, chunksize=4))
     verdicts = collections.Counter(r[1] for r in results)
@@ -98,7 +104,7 @@ def main() -> int:
     readable = len(results) - verdicts["markers"] - verdicts["reference"]
     right = verdicts["right"]
     print(f"seeds {args.start}-{args.start + args.count - 1}{' with --fighters' if args.fighters else ''}"
-          f"{f' --hunt {args.hunt}' if args.hunt else ''}: "
+          f"{f' --hunt {args.hunt}' if args.hunt else ''}{f' --size {args.size}' if size != (800, 600) else ''}: "
           f"{len(results)} scenes, {readable} with >= 3 markers")
     print(f"  ok and right: {right} ({100 * right / max(1, readable):.1f} % of readable)")
     print(f"  ok and WRONG: {verdicts['WRONG']}")

@@ -115,8 +115,6 @@ def test_the_moved_highlight_with_the_count_is_a_doubt(geometry):
     assert not reading.ok and "where 0 stand" in reading.error  # (1 fighter on the dev stack, 2 on the Pi's)
 
 
-@pytest.mark.xfail(strict=True, reason="two tokens one behind the other, seen at 1 px/mm (640 x 480), read as a fighter "
-                                       "on S2, ok: true; diagnosis only this pass")
 def test_a_token_with_another_behind_it_in_a_small_frame_is_no_fighter(geometry):
     # 1000250 (camera:640x480): no fighter; a grey-green 19.7 mm token on S2 and a pale cyan 19.6 mm one 4.8 mm
     # behind it, the camera 53 cm away and 61 degrees up. At 800 x 600 (1.24 px/mm) the reader doubts ("may be a

@@ -3509,7 +3509,9 @@ def _rises_out_of_it(score, bare_level: float, view: BoardView, camera: CameraPo
     a figure standing behind a token shows after the faint top of its own base (see
     ``_figure_rising_out_of_its_foot``). A line leaving the view or a marker's keep-out answers no."""
     ax, ay = camera.away(x, y)
-    distances = np.arange(-r + 2.0, _rises_out_end(camera, x, y, r), 1.0)
+    end = _rises_out_end(camera, x, y, r)
+    end = max(end, _past_a_token_behind(view, camera, x, y, r))  # (a token lying just behind: the 103rd pass)
+    distances = np.arange(-r + 2.0, end, 1.0)
     h, w = score.shape
     levels = []
     for offset in _RISES_OUT_LINES_MM:
@@ -3534,6 +3536,31 @@ def _rises_out_of_it(score, bare_level: float, view: BoardView, camera: CameraPo
     level = np.maximum(level, bare_level)
     past = distances >= r
     return bool((strongest[past] >= level[past]).all())
+
+
+#: A gap narrower than this many pixels, of the camera's image or of the top-down view (whichever has fewer per
+#: board mm there), does not show as a dip in the change: the lens's and the warp's blur close it.
+_GAP_SEEN_PX = 3.0
+
+
+def _px_per_mm_away(view: BoardView, camera: CameraPosition, x: float, y: float) -> float:
+    """Pixels per board mm along the line away from the camera at (x, y), in the camera's image (a pinhole's
+    f sin(elevation) / distance) or in the top-down view, whichever has fewer: what a gap there is seen with."""
+    cx, cy, cz = camera.centre_mm
+    return min(camera.focal_px * cz / ((x - cx) ** 2 + (y - cy) ** 2 + cz ** 2), view.px_per_mm)
+
+
+def _past_a_token_behind(view: BoardView, camera: CameraPosition, x: float, y: float, r: float) -> float:
+    """How far (mm from the disc's centre, away from the camera) a token lying just behind the disc could show.
+
+    ``_rises_out_of_it`` takes change running on out of a disc's far rim with no dip for a figure rising out of
+    its foot. But a token may lie behind a token at any gap, and a gap under ``_GAP_SEEN_PX`` pixels of what sees
+    it (``_px_per_mm_away``) shows no dip: the token behind then runs on out of the rim as a figure would, as far
+    as that gap, a largest token and its thickest top's lean (1000250: two 19.7 mm tokens 4.8 mm apart, 57 degrees
+    up, 2.5-3 mm of board seen between them; at 640 x 480, 0.84 px per mm away, and at 960 x 720, where the view's
+    1 px per mm is the coarser, no dip). A figure's body runs on past that; a token behind does not."""
+    gap = _GAP_SEEN_PX / _px_per_mm_away(view, camera, x, y)
+    return r + gap + TOKEN_MAX_MM + math.hypot(*camera.lean(x, y, MAX_TOKEN_THICKNESS_MM)) + _FLAT_SLACK_MM
 
 
 def _apart_behind(score, bare_level: float, view: BoardView, camera: CameraPosition, x: float, y: float,
