@@ -95,8 +95,6 @@ def test_a_hunt_scene_is_doubted_or_read_right_never_read_wrong(seed, family, ge
         assert not reading.ok or reading.occupied == truth, (live.look.label, fighters)
 
 
-@pytest.mark.xfail(strict=True, reason="a glossy board's highlight moved onto S9 is read as a fighter there, ok: true "
-                                       "(no edge, no figure: only a soft brightening); diagnosis only this pass")
 def test_a_moved_highlight_on_a_glossy_board_is_no_fighter(geometry):
     # 1000277 (board:glossy): no fighter; a lamp's soft highlight (23 mm, +43 levels towards white) by marker 11 in
     # the reference, 29 mm nearer the row in the live image (the camera nudged 16 mm, the lamp as if moved with
@@ -112,7 +110,10 @@ def test_the_moved_highlight_with_the_count_is_a_doubt(geometry):
     reference, live, _ = _scenes(1000277, geometry, "board")
     reading = read_arena(render_scene(live, geometry), render_scene(reference, geometry), geometry, annotate=False,
                          fighters=0)
-    assert not reading.ok and "where 0 stand" in reading.error  # (1 fighter on the dev stack, 2 on the Pi's)
+    # (Until the hundred-and-second pass: "where 0 stand", 1 fighter on the dev stack, 2 on the Pi's. Since, the
+    # highlight on S9 is no fighter but a thing that may be a token or a base; the Pi's still counts the
+    # highlight's darkening where it left, a ragged disc off the row.)
+    assert not reading.ok and ("where 0 stand" in reading.error or "(162, 11) mm may be a token or a base" in reading.error)
 
 
 def test_a_token_with_another_behind_it_in_a_small_frame_is_no_fighter(geometry):

@@ -209,6 +209,13 @@ _RAMP_MIN_RISE = 1.5
 _RAMP_MIN_FRACTION = 0.03
 #: A difference (grey levels) below this is sensor noise: the blur tail of an outline ends.
 _QUIET_DIFFERENCE = 12.0
+#: A solid's change falls to the board's noise within the outline's blur: from the band 1-3 mm inside a
+#: base's fitted rim to the band 1-3 mm outside it, on the rays facing the camera (no figure there), a base
+#: loses most of its change. A lamp's soft highlight, moved since the reference, fades over tens of mm and
+#: loses a fraction of it (see ``_rimless_glow``). Measured (the hundred-and-second pass, median over the
+#: rays): real bases of every colour and hunt look 0.69 and more, the highlight on S9 (1000277) 0.30.
+_RIM_BAND_MM = (1.0, 3.0)
+_RIM_STEP_SHARE = 0.5
 
 
 class Doubt(str):
@@ -359,6 +366,11 @@ class Blob:
     #: its near rim's two halves (left and right of the line to the camera) fit apart, (how far apart their
     #: centres lie, the smaller radius) in mm; None elsewhere, or where a half has too few rim points.
     near_halves: tuple | None = None
+    #: A crisp base-sized disc whose change has no rim: on the rays facing the camera it loses under
+    #: ``_RIM_STEP_SHARE`` of its level across its fitted rim, and every channel is brighter than the
+    #: reference's (see ``_rimless_glow``): a lamp's highlight moved onto the board, not a solid. Measured
+    #: only on crisp base-sized discs.
+    rimless_glow: bool = False
 
     @property
     def diameter_mm(self) -> float:
@@ -635,11 +647,14 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         # Only where the size may call it a token (see classify).
         across = (_width_across(difference, mask, view, camera, x, y, r, search, outlines.get("across"))
                   if 2 * r < _size_cut(settings) + SIZE_MARGIN_MM else 0.0)
+        # Only where classify takes a fighter by its crisp rim (see _rimless_glow).
+        glow = (error <= CRISP_RIM_MM and _size_cut(settings) + SIZE_MARGIN_MM <= 2 * r <= _widest_base(settings)
+                and _rimless_glow(change.linear, view, camera, x, y, r))
         blob = Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up,
                     rises_behind=rises, rim_ahead=rim_ahead, broken_behind=broken, apart_behind=apart,
                     within_resting_reach=within_resting,
                     pinched_mm=pinched, short_behind_mm=short, runs_on_behind=runs_on, across_mm=across,
-                    ahead_points=ahead_points, ahead_looked=looked, rises_out=rises_out)
+                    ahead_points=ahead_points, ahead_looked=looked, rises_out=rises_out, rimless_glow=glow)
         if _may_stand_in_a_base(blob, settings):
             blob = replace(blob, base_ring=faint_ring.round(mask, view, camera, x, y, r, settings))
         elif figure is Evidence.UNKNOWN and classify(replace(blob, stands_up=False), settings) is Kind.TOKEN:
@@ -854,6 +869,8 @@ def classify(blob: Blob, settings: ArenaSettings) -> Kind:
             return Kind.UNSURE
         if _ringed_base(blob):
             return Kind.FIGHTER  # a base the board's colour round its figure: only its ring changed
+        if blob.rimless_glow:
+            return Kind.UNSURE  # a smooth brightening of every channel with no rim: a lamp's highlight moved?
         if blob.coverage < MIN_BASE_COVERAGE:
             return Kind.UNSURE  # the fitted disc is not all changed: two tokens side by side?
         if blob.figure is Evidence.UNKNOWN and (blob.coverage < SIZE_ALONE_COVERAGE or blob.fit_error_mm > CRISP_RIM_MM):
@@ -2294,6 +2311,37 @@ def _widened_round_base(blob: Blob, geometry: BoardGeometry, settings: ArenaSett
             and settings.base_mm + CLEAR_BASE_SLACK_MM < blob.diameter_mm <= _widest_base(settings)
             and blob.figure is not Evidence.NO
             and blob.near_halves[0] <= HALVES_APART_MM and blob.near_halves[1] >= HALF_RADIUS_MM)
+
+
+def _rimless_glow(linear: np.ndarray | DifferenceByRows, view: BoardView, camera: CameraPosition, x: float, y: float,
+                  r: float) -> bool:
+    """Is the change of the crisp base-sized disc at (x, y), radius ``r``, a smooth brightening of every
+    channel with no rim: a lamp's highlight, not a solid?
+
+    A fighter is a solid: where its base meets the board the change steps down to the board's noise within
+    the outline's blur, whatever the base's colour (a base the board's colour is its faint ring, a rim too:
+    ``_ringed_base`` takes it first). A glossy board's highlight is light added: every channel rises
+    towards white, fading over tens of mm. Where it moved since the reference (the lamp or the camera moved:
+    "the light may have changed"), the change mask and the disc fitter can still find a base-sized disc in it
+    (the ninety-ninth pass's 1000277: a 28.5 mm "base" on S9, its rest behind taken for a figure). On the rays
+    facing the camera (where no figure stands) the change must lose ``_RIM_STEP_SHARE`` of its level from the
+    band inside the rim to the band outside (``_RIM_BAND_MM``); where it does not, and every channel there is
+    brighter than the reference's under the new light, it is no base by its rim: unsure (a doubt at most).
+    """
+    _, steps, map_u, map_v = _facing_ray_maps(view, camera, x, y, _RAY_STEP_MM)
+    near, far = _RIM_BAND_MM
+    inside = (steps >= r - far) & (steps <= r - near)
+    outside = (steps >= r + near) & (steps <= r + far)
+    profiles = _along_rays(linear, map_u, map_v)
+    level = profiles[:, inside].mean(axis=1)
+    drop = (level - profiles[:, outside].mean(axis=1)) / np.maximum(level, 1e-3)
+    if float(np.median(drop)) >= _RIM_STEP_SHARE or not isinstance(linear, DifferenceByRows):
+        return False
+    live, relit = linear.colours()  # (only here: a disc with no rim is rare)
+    band = np.ascontiguousarray(map_u[:, inside]), np.ascontiguousarray(map_v[:, inside])
+    return bool(np.all(np.median((cv2.remap(live, *band, cv2.INTER_LINEAR)
+                                  / np.maximum(cv2.remap(relit, *band, cv2.INTER_LINEAR), 1e-3)).reshape(-1, 3),
+                                 axis=0) > 1.0))
 
 
 def _off_the_spaces(blob: Blob, geometry: BoardGeometry) -> bool:
