@@ -54,6 +54,10 @@ FAIL_CONFIDENCE = 0.7
 # frames, may move off the reference's and still be the background unchanged: a quarter of the
 # change threshold, half the little change a cube before a background of its own colour needs.
 UNCHANGED_SHIFT = 0.25 * CHANGE_THRESHOLD
+# A base seen this many cubes above the table line, on an edge the reference shows (rows of this
+# many cubes either side), may stand behind something that hides its foot (``_foot_hidden_in_front``).
+HIDDEN_FOOT_ABOVE = 0.5
+HIDDEN_FOOT_ROWS = 0.3
 # More changed-but-not-cube pixels than this per cube pixel around the tower: the colours do not explain the view.
 UNEXPLAINED_CHANGE = 0.6
 # A cube lying apart from the tower is new to the view: at least this share of its blob changed
@@ -1071,8 +1075,11 @@ class TowerAnalyzer:
             cols = np.nonzero(result.cubes[max(base_row - 3, 0): base_row + 1].any(axis=0))[0]
             below = result.changed[base_row + 2: base_row + 2 + int(cube_px), cols.min(): cols.max() + 1]
             # Something changed right under the blob (a cube of a colour the judge does not know,
-            # say): the blob is not the base, so it gives no base plane.
-            if 0.8 < abs(z) < 1.2 * self.settings.cube_mm and (below.size == 0 or below.mean() < 0.3):
+            # say): the blob is not the base, so it gives no base plane.  Nor where something there
+            # from the start may hide its foot (fifty-seventh pass).
+            foot_hidden = self._foot_hidden_in_front(view, base_row, cols, z)
+            if (0.8 < abs(z) < 1.2 * self.settings.cube_mm and (below.size == 0 or below.mean() < 0.3)
+                    and not foot_hidden):
                 x = view.x_of(float(cols.mean()))
                 pixel = view.to_image(np.array([[x, z]]))[0]
                 _, y = view.geometry.table_point((float(pixel[0]), float(pixel[1])))
@@ -1080,6 +1087,31 @@ class TowerAnalyzer:
                 view = view.moved_to(view.geometry, y)
                 result = self.observe(obs.frame, view=view, white_idx=white_idx)
         return result
+
+    def _foot_hidden_in_front(self, view: SideView, base_row: int, cols: np.ndarray, z: float) -> bool:
+        """Whether the blob's lowest row, seen ``z`` mm above the table line, may be the top edge of
+        something there from the start that stands between the camera and the tower, hiding its foot:
+        more than half a cube above the line, with the reference's colour just below that row off
+        its colour just above by more than a change (an edge the tower's visible part ends on).
+
+        A tower standing back from the view's plane shows its foot above the table line, and the base
+        plane is moved there (a tower built off the spot).  A die or a supply cube in front hides the
+        foot the same way (clutter 974610: a black die 16 mm tall, the base hidden, the plane moved
+        26 mm back so the next layer read as the base: two on the table, a legal ring failed).  Only
+        a cover raises the foot: a foot below the line is never hidden.  And behind a tower set back,
+        the paper under and behind its foot is one surface: the reference shows no edge there."""
+        cube = self.settings.cube_mm
+        if z < HIDDEN_FOOT_ABOVE * cube:
+            return False
+        ref = self._reference_view(view)
+        rows = int(HIDDEN_FOOT_ROWS * cube * VIEW_PX_PER_MM)
+        span = slice(int(cols.min()), int(cols.max()) + 1)
+        below = ref[base_row + 2: base_row + 2 + rows, span]
+        above = ref[max(base_row - 1 - rows, 0): base_row - 1, span]
+        if below.size == 0 or above.size == 0:
+            return False
+        step = np.abs(below.reshape(-1, 3).mean(axis=0) - above.reshape(-1, 3).mean(axis=0)).max()
+        return bool(step > CHANGE_THRESHOLD)
 
     def _with_still_colour(self, last: Observation, observations: Sequence[Observation]) -> Observation:
         """The last observation with its colour averaged over the frames before it (at most the last
