@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.hardware.cameras import is_demo_feed, settled_frame
-from firmware_config import TOWER_CALIBRATION_FILE, update_config
+from firmware_config import update_config
 from vision.tower import CalibrationError, TowerCalibration, TowerSession, TowerSettings, calibrate_tower
 
 # The keys calibration measures (the others it writes back unchanged).
