@@ -1076,10 +1076,9 @@ class TowerAnalyzer:
             below = result.changed[base_row + 2: base_row + 2 + int(cube_px), cols.min(): cols.max() + 1]
             # Something changed right under the blob (a cube of a colour the judge does not know,
             # say): the blob is not the base, so it gives no base plane.  Nor where something there
-            # from the start may hide its foot (fifty-seventh pass).
-            foot_hidden = self._foot_hidden_in_front(view, base_row, cols, z)
+            # from the start may hide its foot (fifty-seventh pass; the reference read only where it matters).
             if (0.8 < abs(z) < 1.2 * self.settings.cube_mm and (below.size == 0 or below.mean() < 0.3)
-                    and not foot_hidden):
+                    and not self._foot_hidden_in_front(view, base_row, cols, z)):
                 x = view.x_of(float(cols.mean()))
                 pixel = view.to_image(np.array([[x, z]]))[0]
                 _, y = view.geometry.table_point((float(pixel[0]), float(pixel[1])))
