@@ -20,6 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
 
+import tomlkit
 from pydantic import BaseModel, ValidationError
 
 from firmware_config.schema import (
@@ -245,18 +246,41 @@ def dump_config(config: Config) -> str:
 
 
 def update_config(path: str | os.PathLike[str], overrides: Mapping[str, Any]) -> Config:
-    """Merge ``overrides`` into the config file at ``path`` (created from the defaults when it
-    does not exist yet), validated first, then replaced atomically: a crash or a bad value leaves
-    the old file as it was. Returns the new configuration."""
+    """Set ``overrides`` in the config file at ``path`` (created when it does not exist yet),
+    validated first, then replaced atomically: a crash or a bad value leaves the old file as it
+    was. Returns the new configuration.
+
+    Only the keys given change: the file's comments, order and other keys stay as the user wrote
+    them, and a default the file does not set stays unset (a later release's default still reaches
+    it)."""
     path = Path(path)
-    config = load_config(path if path.exists() else None, overrides=overrides)
+    load_config(path if path.exists() else None, overrides=overrides)  # a bad value is refused here
+    document = tomlkit.parse(path.read_text(encoding="utf-8") if path.exists() else "")
+    _set_in(document, _nest(overrides))
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as file:
-        file.write(dump_config(config))
-        file.flush()
-        os.fsync(file.fileno())  # the Pi may lose power right after: the new text is on disk first
+    try:
+        with open(tmp, "w", encoding="utf-8") as file:
+            file.write(tomlkit.dumps(document))
+            file.flush()
+            os.fsync(file.fileno())  # the Pi may lose power right after: the new text is on disk first
+        config = load_config(tmp)  # what is put in place is what reads back
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     os.replace(tmp, path)
     return config
+
+
+def _set_in(table: Any, nested: Mapping[str, Any]) -> None:
+    """Set each leaf of ``nested`` in a tomlkit ``table``, making the tables it needs."""
+    for key, value in nested.items():
+        if isinstance(value, Mapping):
+            if key not in table:
+                # A table holding only tables gets no header of its own: [vision.tower], not [vision].
+                table[key] = tomlkit.table(is_super_table=all(isinstance(v, Mapping) for v in value.values()))
+            _set_in(table[key], value)
+        else:
+            table[key] = value
 
 
 def _dump_section(section: BaseModel, path: list[str]) -> str:
