@@ -22,7 +22,9 @@ class SimulatedCamera:
 class SimulatedVerdict:
     def __init__(self, verdict: str, confidence: float):
         self.verdict, self.confidence = verdict, confidence
-        self.reasons = [f"simulated camera: the tower looks like a {verdict}", "top cube tilted 12° (simulated)"]
+        # A free sentence first (shown as sent), then one of the judge's own codes (shown in words).
+        self.reasons = [f"simulated camera: the tower looks like a {verdict}", "top cube tilted 12° (simulated)",
+                        "cube_count"]
         image = np.full((120, 160, 3), 40, np.uint8)
         image[30:110, 60:100] = (0, 0, 220) if verdict == "fail" else (0, 200, 0)  # a "tower", in BGR
         self.annotated = image

@@ -137,6 +137,9 @@ def test_referee_plays_spectator_follows_and_knockdown_is_overridden(server, bro
             expect(page.locator("#kd-verdict-word")).to_have_text("FAIL")
             expect(page.locator("#kd-confidence")).to_have_text("70% sure")
             expect(page.locator("#kd-reasons li").first).to_contain_text("simulated camera")
+            # The judge's codes in words: which rule the tower broke.
+            expect(page.locator('#kd-reasons li[data-reason="cube_count"]')).to_have_text(
+                "Broken: exactly the fighter's heavy and light cubes")
             expect(page.locator("#kd-snapshot")).to_be_visible()
             page.wait_for_function("() => document.querySelector('#kd-snapshot').naturalWidth === 160")
         shoot(ref, "05-knockdown-verdict-1280x800")

@@ -65,6 +65,9 @@ def test_the_overlay_warns_that_the_tower_is_taller_than_the_view(short_view_ser
         expect(page.locator("#kd-verdict-word")).to_have_text("UNCERTAIN")
         expect(warning).to_contain_text(said)  # the verdict's own view_warning
         expect(page.locator("#kd-reasons")).not_to_contain_text(said)  # the reasons stay the judge's
+        # An uncertain verdict names the rule the camera could not check.
+        expect(page.locator('#kd-reasons li[data-reason="cube_count"]')).to_have_text(
+            "Could not check: exactly the fighter's heavy and light cubes")
         shoot(page, "16-knockdown-tall-tower-uncertain-1280x800")
     finally:
         context.close()

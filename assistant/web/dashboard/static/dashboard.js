@@ -290,6 +290,28 @@ function updateDiceSum(test) {
   if (enter) enter.disabled = !complete;
 }
 
+// The tower judge's reason codes (issue 5) in words a player reads at arm's length: a fail says
+// which rule the tower broke, an uncertain verdict which rule the camera could not check. Anything
+// else (a sentence of the flow's own) is shown as sent; the code stays in the item's title.
+const TOWER_RULES = {
+  ground_contacts: "only one cube on the table",
+  cube_neighbours: "no cube touching more than two others",
+  not_one_structure: "all the cubes in one tower",
+  cube_count: "exactly the fighter's heavy and light cubes",
+  moving: "the tower standing still",
+  hand: "no hand touching the tower",
+};
+const CAMERA_TROUBLE = {
+  mat_not_visible: "The camera cannot see the build mat",
+  camera_lost: "The camera stopped sending pictures",
+};
+
+function reasonText(code, verdict) {
+  if (CAMERA_TROUBLE[code]) return CAMERA_TROUBLE[code];
+  if (!TOWER_RULES[code]) return code;
+  return `${verdict === "fail" ? "Broken" : "Could not check"}: ${TOWER_RULES[code]}`;
+}
+
 function renderOverlay(state) {
   const overlay = $("kd");
   if (!overlay) return;
@@ -317,7 +339,8 @@ function renderOverlay(state) {
     word.textContent = { pass: "PASS", fail: "FAIL", uncertain: "UNCERTAIN" }[verdict.verdict] || verdict.verdict;
     word.className = `verdict-${verdict.verdict}`;
     $("kd-confidence").textContent = `${Math.round(verdict.confidence * 100)}% sure`;
-    $("kd-reasons").replaceChildren(...verdict.reasons.map((r) => el("li", {}, r)));
+    $("kd-reasons").replaceChildren(...verdict.reasons.map((code) =>
+      el("li", { "data-reason": code, title: code }, reasonText(code, verdict.verdict))));
     const img = $("kd-snapshot");
     img.hidden = !verdict.has_image;
     if (verdict.has_image) img.src = `/api/knockdown/snapshot.png?v=${state.version}`;
