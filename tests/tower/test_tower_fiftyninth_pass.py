@@ -32,6 +32,12 @@ TOP_PAIR_975307_ALL = dict(heavy=3, light=0, frames=4, dim=True, nudge_px=0.7408
                            exposure_drift=0.17256510463532138, off_spot_mm=2.745253871608112, distractors=4,
                            noise=2.789409233700492, pile=True, near=0.20088834225447585, hunt="all")
 
+# Seed 974613 under the all hunt: a fighter owning 1 heavy and 4 light cubes, the heavy one missing;
+# a heavy supply cube far behind the spot shows beside the tower's third cube, turned 19 degrees.
+MISSING_974613_ALL = dict(heavy=0, light=4, frames=4, dim=False, nudge_px=3.0598647315822314,
+                          exposure_drift=0.04739979634957608, off_spot_mm=8.878997450413328, distractors=0,
+                          noise=5.331448088750919, pile=False, near=0.5172180475618917, hunt="all")
+
 
 @pytest.fixture(scope="module")
 def ring_975203():
@@ -98,3 +104,19 @@ def test_a_box_a_cube_wide_is_not_looked_into(top_pair_975307):
     # The same place, but the box no wider than a cube and its edges' blur: it holds one cube whole.
     narrow = [boxes[0], dataclasses.replace(boxes[1], x0=boxes[1].x1 - cube - 0.5)]
     assert not analyzer._blind_in_wide_box(narrow, last)
+
+
+def test_no_heavy_cube_hides_behind_a_light_cube_turned_on_its_edge():
+    # A light cube turned 19 degrees shows 1.4 widths before a heavy supply cube far behind: the
+    # strip of it a hidden cube's place would take is light, no heavy cube's edge.  The missing
+    # heavy cube is missing: the right fail stands.
+    scene = make_tower_scene("missing", seed=974613, **MISSING_974613_ALL)
+    assert scene.expected == "fail"
+    analyzer, last = analyzer_and_last(scene, likeness=True)
+    boxes = analyzer._structure(last, last.view).boxes
+    cube = analyzer.settings.cube_mm
+    assert not any(b.heavy for b in boxes)
+    assert any(b.layer and b.x1 - b.x0 > 1.3 * cube for b in boxes)
+    assert not analyzer._blind_in_wide_box(boxes, last)
+    verdict = judge_scene(scene)
+    assert verdict.verdict.value == "fail" and [r.value for r in verdict.reasons] == ["cube_count"]
