@@ -38,6 +38,13 @@ MISSING_974613_ALL = dict(heavy=0, light=4, frames=4, dim=False, nudge_px=3.0598
                           exposure_drift=0.04739979634957608, off_spot_mm=8.878997450413328, distractors=0,
                           noise=5.331448088750919, pile=False, near=0.5172180475618917, hunt="all")
 
+# Seed 975303 under the light hunt (a dim room the camera's gain brings up): a fighter owning 1 heavy
+# and 5 light cubes, a light one missing; the top cube turned 14 degrees before a background of
+# light wood's look.
+MISSING_975303_LIGHT = dict(heavy=1, light=4, frames=2, dim=False, nudge_px=0.09481666693895496,
+                            exposure_drift=0.14625921358200705, off_spot_mm=10.175630453110506, distractors=8,
+                            noise=2.7201439454344074, pile=False, near=0.10312717747904007, hunt="light")
+
 
 @pytest.fixture(scope="module")
 def ring_975203():
@@ -117,6 +124,24 @@ def test_no_heavy_cube_hides_behind_a_light_cube_turned_on_its_edge():
     cube = analyzer.settings.cube_mm
     assert not any(b.heavy for b in boxes)
     assert any(b.layer and b.x1 - b.x0 > 1.3 * cube for b in boxes)
+    assert not analyzer._blind_in_wide_box(boxes, last)
+    verdict = judge_scene(scene)
+    assert verdict.verdict.value == "fail" and [r.value for r in verdict.reasons] == ["cube_count"]
+
+
+def test_a_hidden_cube_must_stand_on_the_cube_below():
+    # The top cube's box is wide and light, a light cube missing, the background of light wood's
+    # look: but the place beside the cube it holds has its middle past the edge of the cube below,
+    # where no cube stands.  The right fail stands.
+    scene = make_tower_scene("missing", seed=975303, **MISSING_975303_LIGHT)
+    assert scene.expected == "fail"
+    analyzer, last = analyzer_and_last(scene, likeness=True)
+    boxes = analyzer._structure(last, last.view).boxes
+    cube = analyzer.settings.cube_mm
+    top = max(boxes, key=lambda b: b.layer)
+    assert not top.heavy and top.x1 - top.x0 > 1.3 * cube
+    # The premise: the place by the box's right-hand cube, before light wood's look, hides a cube.
+    assert analyzer._hidden_in_place(last, boxes, top, top.x1 - 2 * cube, top.x1 - cube)
     assert not analyzer._blind_in_wide_box(boxes, last)
     verdict = judge_scene(scene)
     assert verdict.verdict.value == "fail" and [r.value for r in verdict.reasons] == ["cube_count"]
