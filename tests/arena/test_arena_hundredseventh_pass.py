@@ -90,3 +90,41 @@ def test_the_prepared_reference_carries_its_cameras_threshold(geometry):
     frame = _jpeg(render(scene(POSES[0], minis=[mini(40)]), geometry), 60)
     moved = dataclasses.replace(prepared.registration, unmoved=False)
     assert prepared.following(frame, moved).chroma_change == LUMA_CHANGE
+
+
+# --- what the rule could cost: a fighter that differs from the board in colour more than in brightness ----------
+
+def _off_the_board_in_colour(shift: float, axis) -> tuple[int, int, int]:
+    """A colour whose log ratio to the board's is a pure colour shift of ``shift`` (no change of the mean log)."""
+    a = np.array(axis, float)
+    a -= a.mean()
+    a /= np.linalg.norm(a)
+    return tuple(int(round((c + 10) * math.exp(shift * x) - 10)) for c, x in zip(BOARD, a))
+
+
+@pytest.mark.parametrize("shift", [0.12, 0.16])
+@pytest.mark.parametrize("axis", [(1, 0, -1), (1, -2, 1)])
+@pytest.mark.parametrize("pose", POSES[:2], ids=["55up", "40up"])
+def test_a_fighter_the_boards_brightness_in_a_jpeg_frame_is_never_read_away(geometry, shift, axis, pose):
+    """Base and figure a colour shift of 0.12-0.16 off the board (over the old threshold, under the new), no brightness
+    change: the figure's shading still shows it, so it is read on S6 or a doubt, never the board empty."""
+    colour = _off_the_board_in_colour(shift, axis)
+    reference = _jpeg(render(scene(pose, seed=99), geometry), 50)
+    live = _jpeg(render(scene(pose, minis=[mini(40, 0, base=colour, figure=colour)]), geometry), 50)
+    for fighters in (None, 1):
+        reading = read_arena(live, reference, geometry, annotate=False, fighters=fighters)
+        assert not reading.ok or reading.occupied == ("S6",), (fighters, reading.occupied)
+
+
+# --- the hunt's JPEG scenes ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", [1000042, 1000062])
+def test_a_jpeg_scene_main_doubted_reads_right(geometry, seed):
+    """Doubted on d9f4367 with and without the count (the ringing round a token's rim taken for change); now read
+    right, ``ok``, both ways."""
+    live, reference, truth, count, look = _hunt_frames(seed, geometry)
+    assert look.label == "camera:jpeg"
+    for fighters in (None, count):
+        reading = read_arena(live, reference, geometry, annotate=False, fighters=fighters)
+        assert reading.ok, (fighters, reading.error)
+        assert reading.occupied == truth
