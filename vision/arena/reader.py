@@ -184,9 +184,10 @@ def prepare_reference(
     size = (reference.shape[1], reference.shape[0])
     search = _search_mask(view, geometry)
     search.flags.writeable = False  # shared by every read
+    chroma_change = chroma_change_for(reference)  # the camera's: its live frames are alike
     return PreparedReference(
         registration, view, smooth, size, StillMarkers.of(reference, registration), search,
-        camera_position(registration.homography, size), chroma_change=chroma_change_for(reference),
+        camera_position(registration.homography, size), chroma_change=chroma_change,
     )
 
 

@@ -32,8 +32,8 @@ LUMA_CHANGE = 0.22
 #: A shadow darkens by up to about a third; a miniature darker than that still counts.
 DARKENING_CHANGE = 0.45
 #: A frame whose chroma carries under this share of its luma's fine detail (what a half-resolution
-#: copy cannot hold) had its chroma sampled at half resolution: JPEG's 4:2:0 (0.07-0.18 over the
-#: hunt's quality 30-75), against 0.6-0.9 for a frame whose channels are all sampled alike.
+#: copy cannot hold) had its chroma cut, subsampled or coarsely quantised: JPEG (0.07-0.18 over the
+#: hunt's quality 30-75), against 0.6-0.9 for a frame whose channels all keep the sensor's noise.
 _COARSE_CHROMA_DETAIL = 0.4
 
 
@@ -247,13 +247,13 @@ class DifferenceByRows:
 def chroma_change_for(frame: np.ndarray) -> float:
     """The colour shift (log ratio) that counts as change in frames from the camera that took ``frame``.
 
-    A colour shift is evidence as precise as the frame's chroma. A frame whose chroma was sampled
-    at half resolution (JPEG's 4:2:0, most cameras' video modes) carries it coarsely quantised as
-    well, in 16 x 16 px blocks: round every edge the chroma rings a block's width out, in the
-    reference and the live frame each its own way. Such chroma is known no better than brightness,
-    and must clear brightness's threshold; otherwise :data:`CHROMA_CHANGE`.
+    A colour shift is evidence as precise as the frame's chroma. JPEG quantises chroma coarsely, in
+    4:2:0 in 16 x 16 px blocks: round every edge the chroma rings a block's width out, in the
+    reference and the live frame each its own way. A frame whose chroma lost its fine detail (cut by
+    JPEG, or sampled at half resolution: YUV 4:2:0) is taken as such; its chroma is known no better
+    than brightness, and must clear brightness's threshold. Otherwise :data:`CHROMA_CHANGE`.
     """
-    if frame.ndim < 3 or frame.shape[2] < 3:
+    if frame.ndim < 3 or frame.shape[2] < 3 or min(frame.shape[:2]) < 2:
         return CHROMA_CHANGE
     ycc = cv2.cvtColor(frame, cv2.COLOR_BGR2YCrCb)
     h, w = ycc.shape[:2]
