@@ -7,8 +7,7 @@ its chroma kept and its luma exact, as badly as JPEG: the cost is the chroma. JP
 reference and the live frame each its own way; the reader's colour-shift threshold (``CHROMA_CHANGE``, 0.10) takes
 that ringing for change. ``chroma_change_for`` measures, once per reference, how much fine detail the frame's
 chroma carries against its luma's; where the chroma lost it (JPEG, YUV 4:2:0) a colour shift must clear brightness's
-threshold
-(``LUMA_CHANGE``). See docs/arena-reader.md, "Hundred-and-seventh pass"."""
+threshold (``LUMA_CHANGE``). See docs/arena-reader.md, "Hundred-and-seventh pass"."""
 
 from __future__ import annotations
 
