@@ -24,7 +24,7 @@ from vision.arena.bases import (TOKEN_MAX_MM, Blob, FirmDoubt, HidingDoubt, boar
 from vision.arena.hiding import (MIN_BASE_MM, SOLID_OVERLAP_MM, base_apart_from_cover, markers_reached,
                                  search_mask as _search_mask)
 from vision.arena.pose import CameraPosition, camera_position
-from vision.arena.topdown import BoardView, SmoothView, change_between
+from vision.arena.topdown import CHROMA_CHANGE, BoardView, SmoothView, change_between, chroma_change_for
 
 #: Fighter centres closer than this (mm) to a space outline are too close to call.
 EDGE_MARGIN_MM = 1.5
@@ -104,6 +104,8 @@ class PreparedReference:
     camera: CameraPosition  # where ``registration`` puts the camera
     #: Camera positions of the last few other mappings, by mapping and frame size (see camera_for).
     cameras: dict = field(default_factory=dict, repr=False, compare=False)
+    #: The colour shift that counts as change in this camera's frames (see chroma_change_for).
+    chroma_change: float = CHROMA_CHANGE
 
     def expected_markers(self, image: np.ndarray) -> np.ndarray | None:
         """Where the markers should be in a same-size image: where they were last registered."""
@@ -182,9 +184,10 @@ def prepare_reference(
     size = (reference.shape[1], reference.shape[0])
     search = _search_mask(view, geometry)
     search.flags.writeable = False  # shared by every read
+    chroma_change = chroma_change_for(reference)  # the camera's: its live frames are alike
     return PreparedReference(
         registration, view, smooth, size, StillMarkers.of(reference, registration), search,
-        camera_position(registration.homography, size),
+        camera_position(registration.homography, size), chroma_change=chroma_change,
     )
 
 
@@ -233,7 +236,7 @@ def _read_registered(image, registration, prepared, geometry, settings, expected
     live = SmoothView.of(view.warp(image, registration.homography, in_scratch=True), in_scratch=True)
     camera = prepared.camera_for(image, registration)
     search = prepared.search
-    change = change_between(live, prepared.smooth, search)
+    change = change_between(live, prepared.smooth, search, prepared.chroma_change)
     noise = board_noise(change, search)  # (once: the mask and a token-sized disc standing up both need it)
     mask = change_mask(change, search, noise)
     blobs = find_blobs(change, mask, view, camera, settings, search, noise)

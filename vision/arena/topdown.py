@@ -31,6 +31,10 @@ CHROMA_CHANGE = 0.10
 LUMA_CHANGE = 0.22
 #: A shadow darkens by up to about a third; a miniature darker than that still counts.
 DARKENING_CHANGE = 0.45
+#: A frame whose chroma carries under this share of its luma's fine detail (what a half-resolution
+#: copy cannot hold) had its chroma cut, subsampled or coarsely quantised: JPEG (0.07-0.18 over the
+#: hunt's quality 30-75), against 0.6-0.9 for a frame whose channels all keep the sensor's noise.
+_COARSE_CHROMA_DETAIL = 0.4
 
 
 @dataclass(frozen=True)
@@ -240,8 +244,30 @@ class DifferenceByRows:
         self._values[rows] = difference if self._finish is None else self._finish(difference, rows)
 
 
-def change_between(live: SmoothView, reference: SmoothView, usable: np.ndarray) -> Change:
-    """Per-pixel change; ``usable`` marks pixels that may be used to estimate the lighting."""
+def chroma_change_for(frame: np.ndarray) -> float:
+    """The colour shift (log ratio) that counts as change in frames from the camera that took ``frame``.
+
+    A colour shift is evidence as precise as the frame's chroma. JPEG quantises chroma coarsely, in
+    4:2:0 in 16 x 16 px blocks: round every edge the chroma rings a block's width out, in the
+    reference and the live frame each its own way. A frame whose chroma lost its fine detail (cut by
+    JPEG, or sampled at half resolution: YUV 4:2:0) is taken as such; its chroma is known no better
+    than brightness, and must clear brightness's threshold. Otherwise :data:`CHROMA_CHANGE`.
+    """
+    if frame.ndim < 3 or frame.shape[2] < 3 or min(frame.shape[:2]) < 2:
+        return CHROMA_CHANGE
+    ycc = cv2.cvtColor(frame, cv2.COLOR_BGR2YCrCb)
+    h, w = ycc.shape[:2]
+    half = cv2.resize(cv2.resize(ycc, (w // 2, h // 2), interpolation=cv2.INTER_AREA), (w, h),
+                      interpolation=cv2.INTER_LINEAR)
+    fine = cv2.mean(cv2.absdiff(ycc, half))  # per channel: the detail a half-resolution copy loses
+    chroma_detail = (fine[1] + fine[2]) / 2
+    return LUMA_CHANGE if chroma_detail < _COARSE_CHROMA_DETAIL * fine[0] else CHROMA_CHANGE
+
+
+def change_between(live: SmoothView, reference: SmoothView, usable: np.ndarray,
+                   chroma_change: float = CHROMA_CHANGE) -> Change:
+    """Per-pixel change; ``usable`` marks pixels that may be used to estimate the lighting;
+    ``chroma_change``: the colour shift that counts (see :func:`chroma_change_for`)."""
     # Temporaries in scratch arrays (see Scratch): the very same operations, into reused memory.
     # (The relit reference and the luma are the change's own: its difference reads them later.)
     shape = live.log.shape
@@ -256,7 +282,7 @@ def change_between(live: SmoothView, reference: SmoothView, usable: np.ndarray) 
                                            dst=grey("sum of squares")),
                              cv2.multiply(luma, luma, scale=3.0, dst=grey("luma squared")), dst=grey("chroma squared"))
     tint = cv2.sqrt(cv2.max(chroma_sq, 0.0, dst=grey("tint")), dst=grey("tint"))  # (numpy's: twice the time)
-    np.multiply(tint, 1 / CHROMA_CHANGE, out=tint)
+    np.multiply(tint, 1 / chroma_change, out=tint)
     # Shadows only darken, keeping the colour: darkening needs more to count than brightening.
     # (Not clipped at 0 first: the tint never is below it, so the maxima below come out the same.)
     brightening = np.multiply(luma, 1 / LUMA_CHANGE, out=grey("brightening"))
