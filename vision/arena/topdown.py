@@ -508,8 +508,7 @@ def _in_shade_from_out_of_view(live: SmoothView, reference: SmoothView, usable: 
     cells = _grey_factor_cells(live, reference, usable, coefficients)
     if cells is None:
         return predicted
-    shade = _median_over_window(cells, _SHADE_WINDOW_CELLS)
-    shade = np.sign(shade) * np.maximum(np.abs(shade) - _SHADE_DEAD_ZONE, 0.0)
+    shade = _median_over_window(cells, _SHADE_WINDOW_CELLS, _SHADE_DEAD_ZONE)
     if not shade.any():
         return predicted
     h, w = predicted.shape[:2]
@@ -541,16 +540,23 @@ def _grey_factor_cells(live: SmoothView, reference: SmoothView, usable: np.ndarr
     return grid
 
 
-def _median_over_window(grid: np.ndarray, size: int) -> np.ndarray:
-    """The median of each cell's ``size`` x ``size`` window, NaNs left out; 0 where under ``size``
-    cells of the window hold a number (too little board seen to say)."""
+def _median_over_window(grid: np.ndarray, size: int, beyond: float) -> np.ndarray:
+    """The median of each cell's ``size`` x ``size`` window, NaNs left out, less ``beyond`` towards 0
+    (0 within it); 0 too where under ``size`` cells of the window hold a number (too little board
+    seen to say). The median is worked out only in windows where half their numbers lie past
+    ``beyond`` on one side (elsewhere it cannot): in most reads none, for a few sums of the grid."""
     half = size // 2
-    padded = np.pad(grid, half, constant_values=np.nan)
-    windows = np.lib.stride_tricks.sliding_window_view(padded, (size, size)).reshape(*grid.shape, size * size)
-    enough = np.count_nonzero(~np.isnan(windows), axis=-1) >= size
+    known = ~np.isnan(grid)
+    count = lambda cells: cv2.boxFilter(cells.astype(np.float32), -1, (size, size), normalize=False,  # noqa: E731
+                                        borderType=cv2.BORDER_CONSTANT)
+    numbers = count(known)
+    past = (numbers >= size) & ((2 * count(grid > beyond) >= numbers) | (2 * count(grid < -beyond) >= numbers))
     out = np.zeros(grid.shape)
-    if enough.any():
-        out[enough] = np.nanmedian(windows[enough], axis=-1)
+    if past.any():
+        padded = np.pad(grid, half, constant_values=np.nan)
+        windows = np.lib.stride_tricks.sliding_window_view(padded, (size, size))[past].reshape(-1, size * size)
+        median = np.nanmedian(windows, axis=-1)
+        out[past] = np.sign(median) * np.maximum(np.abs(median) - beyond, 0.0)
     return out
 
 
