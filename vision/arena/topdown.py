@@ -488,8 +488,9 @@ _SHADE_WINDOW_CELLS = 7
 #: one factor (a share of the channel, and grey levels for the noise left in a cell's mean).
 _SHADE_LOG_RANGE = (-0.8, 0.47)
 _SHADE_SHARE, _SHADE_LEVELS = 0.1, 4.0
-#: Shade left under this (log) is no shade: the light as fitted stands, to the bit.
-_SHADE_DEAD_ZONE = 0.03
+#: Shade left under this (log, 5 %) is no shade: the light as fitted stands, to the bit (a figure's
+#: own cast shadow beside it reaches 3-4 % in a window, 998841).
+_SHADE_DEAD_ZONE = 0.05
 
 
 def _in_shade_from_out_of_view(live: SmoothView, reference: SmoothView, usable: np.ndarray,
@@ -502,13 +503,13 @@ def _in_shade_from_out_of_view(live: SmoothView, reference: SmoothView, usable: 
     that edge and leaves a band of change along it. Per lighting cell the live colour is taken as
     the relit reference's times one grey factor where all three channels agree with it (a base, a
     figure, a hand or a token changes the colour: no sample), and the factors are smoothed by a
-    median over ``_SHADE_WINDOW_CELLS``: what is left is as broad as a shadow's edge, never a thing
-    on the board. The reference is darkened (or lightened) by it, channel by channel in linear light.
+    median over ``_SHADE_WINDOW_CELLS`` where half the board in the window shows shade: what is left
+    is as broad as a shadow's edge, never a thing on the board. The reference is darkened (or lightened) by it, channel by channel in linear light.
     """
     cells = _grey_factor_cells(live, reference, usable, coefficients)
     if cells is None:
         return predicted
-    shade = _median_over_window(cells, _SHADE_WINDOW_CELLS, _SHADE_DEAD_ZONE)
+    shade = _median_over_window(*cells, _SHADE_WINDOW_CELLS, _SHADE_DEAD_ZONE)
     if not shade.any():
         return predicted
     h, w = predicted.shape[:2]
@@ -519,9 +520,10 @@ def _in_shade_from_out_of_view(live: SmoothView, reference: SmoothView, usable: 
 
 
 def _grey_factor_cells(live: SmoothView, reference: SmoothView, usable: np.ndarray,
-                       coefficients: np.ndarray) -> np.ndarray | None:
+                       coefficients: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """Per lighting cell, the log of the one grey factor the live colour is of the relit reference's
-    (NaN where the channels disagree, the cell is not wholly usable, or the factor is past a shade's)."""
+    (NaN where the channels disagree, the factor is past a shade's, or the cell is not wholly usable),
+    and where the cells are wholly usable (the board seen)."""
     live_coarse = _coarse(live.log) if live.coarse_log is None else live.coarse_log
     reference_coarse = _coarse(reference.log) if reference.coarse_log is None else reference.coarse_log
     vs, us, cells, design = per_mask(usable, "lighting cells", _lighting_cells)
@@ -537,26 +539,33 @@ def _grey_factor_cells(live: SmoothView, reference: SmoothView, usable: np.ndarr
     grey &= (log_factor > _SHADE_LOG_RANGE[0]) & (log_factor < _SHADE_LOG_RANGE[1])
     grid = np.full(live_coarse.shape[:2], np.nan)
     grid[vs[grey], us[grey]] = log_factor[grey]
-    return grid
+    board = np.zeros(grid.shape, bool)
+    board[vs, us] = True
+    return grid, board
 
 
-def _median_over_window(grid: np.ndarray, size: int, beyond: float) -> np.ndarray:
-    """The median of each cell's ``size`` x ``size`` window, NaNs left out, less ``beyond`` towards 0
-    (0 within it); 0 too where under ``size`` cells of the window hold a number (too little board
-    seen to say). The median is worked out only in windows where half their numbers lie past
-    ``beyond`` on one side (elsewhere it cannot): in most reads none, for a few sums of the grid."""
+def _median_over_window(grid: np.ndarray, board: np.ndarray, size: int, beyond: float) -> np.ndarray:
+    """The median of each cell's ``size`` x ``size`` window, NaNs left out, where it lies past
+    ``beyond``; 0 elsewhere, and where under half the window's board cells (``board``) hold a number,
+    or under ``size`` cells of it are board (too little board seen to say).
+
+    A cell of board with no number (its colour changed: a base, a figure, a hand) is no board to
+    trace a shade on: where such things crowd out the board, what is left between them (their own
+    shadows) is no shade from out of view. The median is worked out only in windows where half the
+    numbers lie past ``beyond`` on one side (elsewhere it cannot): in most reads none, for a few
+    sums of the grid."""
     half = size // 2
-    known = ~np.isnan(grid)
     count = lambda cells: cv2.boxFilter(cells.astype(np.float32), -1, (size, size), normalize=False,  # noqa: E731
                                         borderType=cv2.BORDER_CONSTANT)
-    numbers = count(known)
-    past = (numbers >= size) & ((2 * count(grid > beyond) >= numbers) | (2 * count(grid < -beyond) >= numbers))
+    seen, numbers = count(board), count(~np.isnan(grid))
+    past = ((seen >= size) & (2 * numbers >= seen)
+            & ((2 * count(grid > beyond) >= numbers) | (2 * count(grid < -beyond) >= numbers)))
     out = np.zeros(grid.shape)
     if past.any():
         padded = np.pad(grid, half, constant_values=np.nan)
         windows = np.lib.stride_tricks.sliding_window_view(padded, (size, size))[past].reshape(-1, size * size)
         median = np.nanmedian(windows, axis=-1)
-        out[past] = np.sign(median) * np.maximum(np.abs(median) - beyond, 0.0)
+        out[past] = np.where(np.abs(median) > beyond, median, 0.0)
     return out
 
 
