@@ -488,6 +488,9 @@ _SHADE_WINDOW_CELLS = 7
 #: one factor (a share of the channel, and grey levels for the noise left in a cell's mean).
 _SHADE_LOG_RANGE = (-0.8, 0.47)
 _SHADE_SHARE, _SHADE_LEVELS = 0.1, 4.0
+#: A shade from out of view runs across the board (160 mm high), a figure's own cast shadow a few
+#: cm past its foot: a shade traced is kept where it reaches this many cells (120 mm) across or down.
+_SHADE_LENGTH_CELLS = 15
 #: Shade left under this (log, 5 %) is no shade: the light as fitted stands, to the bit (a figure's
 #: own cast shadow beside it reaches 3-4 % in a window, 998841).
 _SHADE_DEAD_ZONE = 0.05
@@ -510,6 +513,7 @@ def _in_shade_from_out_of_view(live: SmoothView, reference: SmoothView, usable: 
     if cells is None:
         return predicted
     shade = _median_over_window(*cells, _SHADE_WINDOW_CELLS, _SHADE_DEAD_ZONE)
+    shade = _long_shade(shade)
     if not shade.any():
         return predicted
     h, w = predicted.shape[:2]
@@ -546,8 +550,9 @@ def _grey_factor_cells(live: SmoothView, reference: SmoothView, usable: np.ndarr
 
 def _median_over_window(grid: np.ndarray, board: np.ndarray, size: int, beyond: float) -> np.ndarray:
     """The median of each cell's ``size`` x ``size`` window, NaNs left out, where it lies past
-    ``beyond``; 0 elsewhere, and where under half the window's board cells (``board``) hold a number,
-    or under ``size`` cells of it are board (too little board seen to say).
+    ``beyond``; 0 elsewhere, and where under half the window is board (``board``: at the view's rim
+    and round the markers, too little board seen to say; 998902) or under half its board cells hold
+    a number.
 
     A cell of board with no number (its colour changed: a base, a figure, a hand) is no board to
     trace a shade on: where such things crowd out the board, what is left between them (their own
@@ -558,7 +563,7 @@ def _median_over_window(grid: np.ndarray, board: np.ndarray, size: int, beyond: 
     count = lambda cells: cv2.boxFilter(cells.astype(np.float32), -1, (size, size), normalize=False,  # noqa: E731
                                         borderType=cv2.BORDER_CONSTANT)
     seen, numbers = count(board), count(~np.isnan(grid))
-    past = ((seen >= size) & (2 * numbers >= seen)
+    past = ((2 * seen >= size * size) & (2 * numbers >= seen)
             & ((2 * count(grid > beyond) >= numbers) | (2 * count(grid < -beyond) >= numbers)))
     out = np.zeros(grid.shape)
     if past.any():
@@ -567,6 +572,18 @@ def _median_over_window(grid: np.ndarray, board: np.ndarray, size: int, beyond: 
         median = np.nanmedian(windows, axis=-1)
         out[past] = np.where(np.abs(median) > beyond, median, 0.0)
     return out
+
+
+def _long_shade(shade: np.ndarray) -> np.ndarray:
+    """``shade`` where it runs on, unbroken, over ``_SHADE_LENGTH_CELLS`` across or down; 0 elsewhere
+    (a tall figure's own long shadow, or a cluster of things' shadows, is no shade from out of view:
+    998979)."""
+    if not shade.any():
+        return shade
+    count, labels, stats, _ = cv2.connectedComponentsWithStats((shade != 0).astype(np.uint8), connectivity=8)
+    long = (np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) >= _SHADE_LENGTH_CELLS)
+    long[0] = False  # (the background)
+    return np.where(long[labels], shade, 0.0)
 
 
 def _light_field_image(shape: tuple[int, int], coefficients: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
