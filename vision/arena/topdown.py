@@ -506,8 +506,10 @@ def _in_shade_from_out_of_view(live: SmoothView, reference: SmoothView, usable: 
     that edge and leaves a band of change along it. Per lighting cell the live colour is taken as
     the relit reference's times one grey factor where all three channels agree with it (a base, a
     figure, a hand or a token changes the colour: no sample), and the factors are smoothed by a
-    median over ``_SHADE_WINDOW_CELLS`` where half the board in the window shows shade: what is left
-    is as broad as a shadow's edge, never a thing on the board. The reference is darkened (or lightened) by it, channel by channel in linear light.
+    median over ``_SHADE_WINDOW_CELLS`` where half the board in the window shows shade, kept where it
+    runs across the board (``_long_shade``): what is left is as broad and long as a shadow's edge,
+    never a thing on the board. The reference is darkened (or lightened) by it, channel by channel in
+    linear light. With no shade left (the generator's own scenes), ``predicted`` itself is returned.
     """
     cells = _grey_factor_cells(live, reference, usable, coefficients)
     if cells is None:
@@ -580,7 +582,7 @@ def _long_shade(shade: np.ndarray) -> np.ndarray:
     998979)."""
     if not shade.any():
         return shade
-    count, labels, stats, _ = cv2.connectedComponentsWithStats((shade != 0).astype(np.uint8), connectivity=8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats((shade != 0).astype(np.uint8), connectivity=8)
     long = (np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) >= _SHADE_LENGTH_CELLS)
     long[0] = False  # (the background)
     return np.where(long[labels], shade, 0.0)
