@@ -275,7 +275,9 @@ def change_between(live: SmoothView, reference: SmoothView, usable: np.ndarray,
     if _saturates(live, usable):
         ratio, predicted = _censored_ratio(live, reference, usable)
     else:
-        predicted = _under_new_light(reference, _lighting_field(live, reference, usable))
+        coefficients = _lighting_field(live, reference, usable)
+        predicted = _under_new_light(reference, coefficients)
+        predicted = _in_shade_from_out_of_view(live, reference, usable, coefficients, predicted)
         ratio = cv2.subtract(live.log, predicted, dst=colour("ratio"))
     luma = cv2.transform(ratio, _MEAN_OF_CHANNELS)
     chroma_sq = cv2.subtract(cv2.transform(cv2.multiply(ratio, ratio, dst=colour("squares")), _SUM_OF_CHANNELS,
@@ -501,6 +503,115 @@ def _under_new_light(reference: SmoothView, coefficients: np.ndarray, out: np.nd
     where the sensor clips (into ``out``, if given)."""
     log_gain = _light_field_image(reference.log.shape[:2], coefficients, scratch("log gain", reference.log.shape))
     return cv2.min(cv2.add(reference.log, log_gain, dst=log_gain), (_LOG_SATURATED,) * 4, dst=out)
+
+
+#: A shade from out of view (a player leaning over, a lamp behind a shoulder) is traced on the
+#: lighting fit's cells with a median over this many cells a side (56 mm): a median keeps a
+#: long edge where it is and takes out anything under half the window (a base, a figure, a token).
+_SHADE_WINDOW_CELLS = 7
+#: The grey factors a shade may leave over the smooth field, in log (0.45x to 1.6x: the smooth
+#: field follows part of a shadow, and overshoots beside it), and a cell's channels' agreement with
+#: one factor (a share of the channel, and grey levels for the noise left in a cell's mean).
+_SHADE_LOG_RANGE = (-0.8, 0.47)
+_SHADE_SHARE, _SHADE_LEVELS = 0.1, 4.0
+#: A shade from out of view runs across the board (160 mm high), a figure's own cast shadow a few
+#: cm past its foot: a shade traced is kept where it reaches this many cells (120 mm) across or down.
+_SHADE_LENGTH_CELLS = 15
+#: Shade left under this (log, 5 %) is no shade: the light as fitted stands, to the bit (a figure's
+#: own cast shadow beside it reaches 3-4 % in a window, 998841).
+_SHADE_DEAD_ZONE = 0.05
+
+
+def _in_shade_from_out_of_view(live: SmoothView, reference: SmoothView, usable: np.ndarray,
+                               coefficients: np.ndarray, predicted: np.ndarray) -> np.ndarray:
+    """The relit reference's log (``predicted``) under the shade the smooth field left, if any.
+
+    A shadow multiplies every channel by one factor (in linear light, not in the log with its
+    offset, where a dark channel falls less), and one from out of view has a long edge, straight
+    or smoothly curved, across spaces and board alike; the smooth (bilinear) field cannot follow
+    that edge and leaves a band of change along it. Per lighting cell the live colour is taken as
+    the relit reference's times one grey factor where all three channels agree with it (a base, a
+    figure, a hand or a token changes the colour: no sample), and the factors are smoothed by a
+    median over ``_SHADE_WINDOW_CELLS`` where half the board in the window shows shade, kept where it
+    runs across the board (``_long_shade``): what is left is as broad and long as a shadow's edge,
+    never a thing on the board. The reference is darkened (or lightened) by it, channel by channel in
+    linear light. With no shade left (the generator's own scenes), ``predicted`` itself is returned.
+    """
+    cells = _grey_factor_cells(live, reference, usable, coefficients)
+    if cells is None:
+        return predicted
+    shade = _median_over_window(*cells, _SHADE_WINDOW_CELLS, _SHADE_DEAD_ZONE)
+    shade = _long_shade(shade)
+    if not shade.any():
+        return predicted
+    h, w = predicted.shape[:2]
+    gain = cv2.exp(cv2.resize(shade.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR))
+    linear = cv2.subtract(cv2.exp(predicted), _LOG_OFFSET)
+    shaded = cv2.multiply(linear, cv2.cvtColor(gain, cv2.COLOR_GRAY2BGR))
+    return cv2.min(cv2.log(cv2.add(shaded, (_LOG_OFFSET,) * 4)), (_LOG_SATURATED,) * 4)
+
+
+def _grey_factor_cells(live: SmoothView, reference: SmoothView, usable: np.ndarray,
+                       coefficients: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Per lighting cell, the log of the one grey factor the live colour is of the relit reference's
+    (NaN where the channels disagree, the factor is past a shade's, or the cell is not wholly usable),
+    and where the cells are wholly usable (the board seen)."""
+    live_coarse = _coarse(live.log) if live.coarse_log is None else live.coarse_log
+    reference_coarse = _coarse(reference.log) if reference.coarse_log is None else reference.coarse_log
+    vs, us, cells, design = per_mask(usable, "lighting cells", _lighting_cells)
+    if len(cells) < 50:
+        return None
+    flat = lambda coarse: np.take(coarse.reshape(-1, 3), cells, axis=0).astype(np.float64)  # noqa: E731
+    seen = np.exp(flat(live_coarse)) - _LOG_OFFSET
+    relit = np.exp(flat(reference_coarse) + design @ coefficients) - _LOG_OFFSET
+    factor = np.maximum(seen.sum(axis=1), 1.0) / np.maximum(relit.sum(axis=1), 1.0)
+    off = np.abs(seen - factor[:, None] * relit)
+    grey = (off <= _SHADE_SHARE * factor[:, None] * relit + _SHADE_LEVELS).all(axis=1)
+    log_factor = np.log(factor)
+    grey &= (log_factor > _SHADE_LOG_RANGE[0]) & (log_factor < _SHADE_LOG_RANGE[1])
+    grid = np.full(live_coarse.shape[:2], np.nan)
+    grid[vs[grey], us[grey]] = log_factor[grey]
+    board = np.zeros(grid.shape, bool)
+    board[vs, us] = True
+    return grid, board
+
+
+def _median_over_window(grid: np.ndarray, board: np.ndarray, size: int, beyond: float) -> np.ndarray:
+    """The median of each cell's ``size`` x ``size`` window, NaNs left out, where it lies past
+    ``beyond``; 0 elsewhere, and where under half the window is board (``board``: at the view's rim
+    and round the markers, too little board seen to say; 998902) or under half its board cells hold
+    a number.
+
+    A cell of board with no number (its colour changed: a base, a figure, a hand) is no board to
+    trace a shade on: where such things crowd out the board, what is left between them (their own
+    shadows) is no shade from out of view. The median is worked out only in windows where half the
+    numbers lie past ``beyond`` on one side (elsewhere it cannot): in most reads none, for a few
+    sums of the grid."""
+    half = size // 2
+    count = lambda cells: cv2.boxFilter(cells.astype(np.float32), -1, (size, size), normalize=False,  # noqa: E731
+                                        borderType=cv2.BORDER_CONSTANT)
+    seen, numbers = count(board), count(~np.isnan(grid))
+    past = ((2 * seen >= size * size) & (2 * numbers >= seen)
+            & ((2 * count(grid > beyond) >= numbers) | (2 * count(grid < -beyond) >= numbers)))
+    out = np.zeros(grid.shape)
+    if past.any():
+        padded = np.pad(grid, half, constant_values=np.nan)
+        windows = np.lib.stride_tricks.sliding_window_view(padded, (size, size))[past].reshape(-1, size * size)
+        median = np.nanmedian(windows, axis=-1)
+        out[past] = np.where(np.abs(median) > beyond, median, 0.0)
+    return out
+
+
+def _long_shade(shade: np.ndarray) -> np.ndarray:
+    """``shade`` where it runs on, unbroken, over ``_SHADE_LENGTH_CELLS`` across or down; 0 elsewhere
+    (a tall figure's own long shadow, or a cluster of things' shadows, is no shade from out of view:
+    998979)."""
+    if not shade.any():
+        return shade
+    _, labels, stats, _ = cv2.connectedComponentsWithStats((shade != 0).astype(np.uint8), connectivity=8)
+    long = (np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) >= _SHADE_LENGTH_CELLS)
+    long[0] = False  # (the background)
+    return np.where(long[labels], shade, 0.0)
 
 
 def _light_field_image(shape: tuple[int, int], coefficients: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
