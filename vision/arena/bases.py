@@ -3628,7 +3628,7 @@ def _far_rim_seen_whole(score, view: BoardView, camera: CameraPosition, x: float
     steps down at its far rim as at its near one, its rim whole, what shows further on starts behind the disc:
     something standing apart (a fighter on a base the board's colour right behind two tokens resting one on the
     other, fitted one crisp solid base-sized disc: the ``overlap-behind-board-resting`` built set; there the
-    change past the rim keeps 0.1-0.26 of the pair's, on real fighters of used 998800-998950 0.47 and more). A
+    change past the rim keeps mostly 0.1-0.3 of the pair's, on the real fighters of used 998800-999099 0.49 and more). A
     figure much fainter against the board than its base does this too: which of the two it is cannot be told.
     A line leaving the view or a marker's keep-out answers no."""
     ax, ay = camera.away(x, y)
