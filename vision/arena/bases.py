@@ -371,8 +371,8 @@ class Blob:
     #: reference's (see ``_rimless_glow``): a lamp's highlight moved onto the board, not a solid. Measured
     #: only on crisp base-sized discs.
     rimless_glow: bool = False
-    #: A crisp solid base-sized disc with something taken for its figure past its far rim (a figure's evidence,
-    #: or standing up), whose far rim is seen whole where that figure would cross it: just past it, on the lines
+    #: A crisp solid base-sized disc with a figure's evidence past its far rim (``Evidence.YES``), whose far rim is
+    #: seen whole where that figure would cross it: just past it, on the lines
     #: across the figure's middle, the change keeps under ``_WHOLE_RIM_SHARE`` of the disc's own (see
     #: ``_far_rim_seen_whole``). Measured only on such discs.
     far_rim_whole: bool = False
@@ -655,8 +655,9 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         # Only where classify takes a fighter by its crisp rim (see _rimless_glow).
         glow = (error <= CRISP_RIM_MM and _size_cut(settings) + SIZE_MARGIN_MM <= 2 * r <= _widest_base(settings)
                 and _rimless_glow(change.linear, view, camera, x, y, r))
-        # Only where classify may take a crisp solid base by what shows past its far rim (see _far_rim_seen_whole).
-        whole = (error <= CRISP_RIM_MM and coverage >= MIN_BASE_COVERAGE and (figure is Evidence.YES or stands_up)
+        # Only where classify may take a crisp solid base by the figure it sees past its far rim (see
+        # _far_rim_seen_whole; from high above, Evidence.UNKNOWN, a figure stays over its base: used 999739).
+        whole = (error <= CRISP_RIM_MM and coverage >= MIN_BASE_COVERAGE and figure is Evidence.YES
                  and _size_cut(settings) + SIZE_MARGIN_MM <= 2 * r <= _widest_base(settings)
                  and _far_rim_seen_whole(change.score, view, camera, x, y, r, search))
         blob = Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up,
