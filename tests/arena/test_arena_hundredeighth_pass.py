@@ -78,8 +78,8 @@ def test_no_doubt_without_a_whole_far_rim_off_every_space_or_placed_by_its_figur
     assert not bases._whole_rims_before_a_figure([_taken(figure_only=True)], GEOMETRY)
 
 
-#: Read S6 with ok: true by main d9f4367 with the count and without (dev stack), 40-56 degrees up (the fighter's figure
-#: seen past the pair: ``Evidence.YES``), the fighter's base the board's colour, the spaces' and a shade off the board's.
+#: Read S6 with ok: true by main d9f4367 with the count and without (dev stack), 40-56 degrees up (the fighter's
+#: figure seen past the pair: ``Evidence.YES``), its base the board's colour, the spaces' and a shade off the board's.
 @pytest.mark.parametrize("label", [(40, -25, 5.0, 315, "board"), (48, 15, 8.0, 180, "board"),
                                    (56, -25, 5.0, 315, "space"), (56, -15, 5.0, 180, "near-board")])
 @pytest.mark.parametrize("with_count", [False, True])

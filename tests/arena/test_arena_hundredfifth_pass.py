@@ -72,7 +72,8 @@ def test_a_resting_pair_seen_from_56_degrees_before_a_board_coloured_fighter_is_
 #: standing on it from 72 degrees (its figure's top inside it), so it is no base of its own to the rule. The first a
 #: doubt since the hundred-and-eighth pass (its far rim seen whole past the figure's evidence): its mark removed.
 @pytest.mark.parametrize("label", [(48, 0, 8.0, 0, "space"),
-                                   pytest.param((72, 0, 8.0, 0, "board"), marks=pytest.mark.xfail(strict=True, reason=LEFT))])
+                                   pytest.param((72, 0, 8.0, 0, "board"),
+                                                marks=pytest.mark.xfail(strict=True, reason=LEFT))])
 @pytest.mark.parametrize("with_count", [False, True])
 def test_a_resting_pair_before_a_dull_fighter_is_never_read_a_fighter(label, with_count):
     reading, truth = read_stacked_tokens(SET, label, with_count=with_count)
