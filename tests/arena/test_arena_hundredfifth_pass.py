@@ -69,9 +69,11 @@ def test_a_resting_pair_seen_from_56_degrees_before_a_board_coloured_fighter_is_
 #: Read S6 with ok: true by main 73f0eb7 on both stacks, with the count and without. (48, 0, 8, 0, space): the flat
 #: pair fits 30 mm there, a doubt by its size; resting, 29 mm, inside the clear limit, its figure YES (the fighter's
 #: behind). (72, 0, 8, 0, board): the fighter's base is fitted a crisp 27.8 mm ring 0.67 changed, but nothing is seen
-#: standing on it from 72 degrees (its figure's top inside it), so it is no base of its own to the rule.
-@pytest.mark.xfail(strict=True, reason=LEFT)
-@pytest.mark.parametrize("label", [(48, 0, 8.0, 0, "space"), (72, 0, 8.0, 0, "board")])
+#: standing on it from 72 degrees (its figure's top inside it), so it is no base of its own to the rule. The first a
+#: doubt since the hundred-and-eighth pass (its far rim seen whole past the figure's evidence): its mark removed.
+@pytest.mark.parametrize("label", [(48, 0, 8.0, 0, "space"),
+                                   pytest.param((72, 0, 8.0, 0, "board"),
+                                                marks=pytest.mark.xfail(strict=True, reason=LEFT))])
 @pytest.mark.parametrize("with_count", [False, True])
 def test_a_resting_pair_before_a_dull_fighter_is_never_read_a_fighter(label, with_count):
     reading, truth = read_stacked_tokens(SET, label, with_count=with_count)

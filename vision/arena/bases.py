@@ -371,6 +371,11 @@ class Blob:
     #: reference's (see ``_rimless_glow``): a lamp's highlight moved onto the board, not a solid. Measured
     #: only on crisp base-sized discs.
     rimless_glow: bool = False
+    #: A crisp solid base-sized disc with a figure's evidence past its far rim (``Evidence.YES``), whose far rim is
+    #: seen whole where that figure would cross it: just past it, on the lines
+    #: across the figure's middle, the change keeps under ``_WHOLE_RIM_SHARE`` of the disc's own (see
+    #: ``_far_rim_seen_whole``). Measured only on such discs.
+    far_rim_whole: bool = False
 
     @property
     def diameter_mm(self) -> float:
@@ -650,11 +655,17 @@ def find_blobs(change: Change, mask: np.ndarray, view: BoardView, camera: Camera
         # Only where classify takes a fighter by its crisp rim (see _rimless_glow).
         glow = (error <= CRISP_RIM_MM and _size_cut(settings) + SIZE_MARGIN_MM <= 2 * r <= _widest_base(settings)
                 and _rimless_glow(change.linear, view, camera, x, y, r))
+        # Only where classify may take a crisp solid base by the figure it sees past its far rim (see
+        # _far_rim_seen_whole; from high above, Evidence.UNKNOWN, a figure stays over its base: used 999739).
+        whole = (error <= CRISP_RIM_MM and coverage >= MIN_BASE_COVERAGE and figure is Evidence.YES
+                 and _size_cut(settings) + SIZE_MARGIN_MM <= 2 * r <= _widest_base(settings)
+                 and _far_rim_seen_whole(change.score, view, camera, x, y, r, search))
         blob = Blob(x, y, r, error, tiered, figure, peak, int(regions[v, u]), coverage, ahead, stands_up,
                     rises_behind=rises, rim_ahead=rim_ahead, broken_behind=broken, apart_behind=apart,
                     within_resting_reach=within_resting,
                     pinched_mm=pinched, short_behind_mm=short, runs_on_behind=runs_on, across_mm=across,
-                    ahead_points=ahead_points, ahead_looked=looked, rises_out=rises_out, rimless_glow=glow)
+                    ahead_points=ahead_points, ahead_looked=looked, rises_out=rises_out, rimless_glow=glow,
+                    far_rim_whole=whole)
         if _may_stand_in_a_base(blob, settings):
             blob = replace(blob, base_ring=faint_ring.round(mask, view, camera, x, y, r, settings))
         elif figure is Evidence.UNKNOWN and classify(replace(blob, stands_up=False), settings) is Kind.TOKEN:
@@ -1226,6 +1237,7 @@ def select_bases(blobs: list[Blob], mask: np.ndarray, view: BoardView, geometry:
                              f"({other.x_mm:.0f}, {other.y_mm:.0f}) mm behind it, on another space")
                    for taken, other in _clear_bases_behind_on_another_space(bases, discs, geometry, camera, settings)]
     doubts += _ringed_bases_behind(bases, discs, geometry, camera, settings)
+    doubts += _whole_rims_before_a_figure(bases, geometry)
     if expected is not None:
         # With the count known, the token in front of a taken base is a token: were it a
         # fighter (a base the board's colour), a fighter would be missing from the count.
@@ -1379,6 +1391,21 @@ def _ringed_bases_behind(bases: list[Blob], discs, geometry: BoardGeometry, came
                                     f"board's colour at ({other.x_mm:.0f}, {other.y_mm:.0f}) mm behind it, its figure "
                                     "that one's"))
     return doubts
+
+
+def _whole_rims_before_a_figure(bases: list[Blob], geometry: BoardGeometry) -> list[FirmDoubt]:
+    """A doubt for each fighter taken on a space by its own rim (not placed by its figure) whose far rim is seen
+    whole where its figure would cross it (``far_rim_whole``): what stands past it starts behind it.
+
+    A figure stands on its base's middle and hides that base's far rim where it rises past it. A crisp solid
+    disc whose rim shows whole there, the change beyond a fraction of its own, is as like a flat thing (two
+    tokens resting one on the other fit one crisp solid base-sized disc) with a fighter standing right behind
+    it, on a base close to the board's colour, as a fighter whose figure is much fainter than its base: which,
+    the look cannot tell, and the count says how many fighters there are, not which thing is one (the
+    hundred-and-eighth pass). Doubt only."""
+    return [FirmDoubt(f"the fighter at ({b.x_mm:.0f}, {b.y_mm:.0f}) mm may be something flat: its far rim shows "
+                      "whole, and what stands past it may stand behind it")
+            for b in bases if b.far_rim_whole and not b.figure_only and geometry.space_at(b.x_mm, b.y_mm) is not None]
 
 
 def _solid_bases_overlapping(bases: list[Blob], discs, settings: ArenaSettings) -> list[tuple[Blob, Blob]]:
@@ -3584,6 +3611,41 @@ def _rises_out_of_it(score, bare_level: float, view: BoardView, camera: CameraPo
     level = np.maximum(level, bare_level)
     past = distances >= r
     return bool((strongest[past] >= level[past]).all())
+
+
+#: The most (a share of the disc's own change) the change just past a disc's far rim may keep, on the lines across
+#: its figure's middle, for that rim to be seen whole (see ``_far_rim_seen_whole``).
+_WHOLE_RIM_SHARE = 1 / 3
+
+
+def _far_rim_seen_whole(score, view: BoardView, camera: CameraPosition, x: float, y: float, r: float, search) -> bool:
+    """Is the disc's far rim seen whole where a figure standing on it would cross it: on every line a few mm
+    either side of the centre line away from the camera (``_RISES_OUT_LINES_MM``), the change over the band just
+    past the far rim (``_RIM_BAND_MM``, past the outline's blur) under ``_WHOLE_RIM_SHARE`` of the disc's own (its
+    median along the centre line inside it)?
+
+    A figure stands on its base's middle: seen from low enough for it to show past the far rim, its body hides
+    that rim over its width, and the change runs on from the base's top into the figure. Where instead the disc
+    steps down at its far rim as at its near one, its rim whole, what shows further on starts behind the disc:
+    something standing apart (a fighter on a base the board's colour right behind two tokens resting one on the
+    other, fitted one crisp solid base-sized disc: the ``overlap-behind-board-resting`` built set; there the
+    change past the rim keeps mostly 0.1-0.3 of the pair's, on the real fighters of used 998800-999099 0.49 and more). A
+    figure much fainter against the board than its base does this too: which of the two it is cannot be told.
+    A line leaving the view or a marker's keep-out answers no."""
+    ax, ay = camera.away(x, y)
+    near, far = _RIM_BAND_MM
+    distances = np.arange(-r + 2.0, r + far + 0.01, 1.0)
+    h, w = score.shape
+    levels = []
+    for offset in _RISES_OUT_LINES_MM:
+        u, v = view.to_px(x + ax * distances - ay * offset, y + ay * distances + ax * offset)
+        ui, vi = np.round(u).astype(int), np.round(v).astype(int)
+        if not ((ui >= 0) & (ui < w) & (vi >= 0) & (vi < h)).all() or not search[vi, ui].all():
+            return False
+        levels.append(score[vi, ui])
+    own = float(np.median(levels[1][distances <= r - 2.0]))
+    past = np.max(levels, axis=0)[distances >= r + near]
+    return own > 0 and float(past.max()) < _WHOLE_RIM_SHARE * own
 
 
 #: A gap narrower than this many pixels, of the camera's image or of the top-down view (whichever has fewer per
