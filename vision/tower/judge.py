@@ -1068,6 +1068,7 @@ class TowerAnalyzer:
         result = self.observe(obs.frame, view=view, white_idx=white_idx) if view is not self.view else obs
         # The plane through the base cube's front face: where its bottom edge meets the table.
         base_row = self._base_row(result, view)
+        base_row = self._lowest_changed_row(result, base_row)
         cube_px = self.settings.cube_mm * VIEW_PX_PER_MM
         if base_row is not None:
             z = view.z_of(base_row + 0.5)
@@ -1086,6 +1087,29 @@ class TowerAnalyzer:
                 view = view.moved_to(view.geometry, y)
                 result = self.observe(obs.frame, view=view, white_idx=white_idx)
         return result
+
+    def _lowest_changed_row(self, obs: Observation, base_row: int | None) -> int | None:
+        """The tower blob's lowest row where the view changed (``changed``: not the reference's colour,
+        nor only darker, as a shadow) over a countable width (0.4 cube), where the blob's lowest full
+        row ``base_row`` lies further under it than a face's edge blurs (``_edge_reach``); else
+        ``base_row``.
+
+        The blob's vertical closing joins what lies under the foot to the tower: cube-coloured
+        paper that kept the reference's colour (in a dim room brought up by gain, the paper's noise
+        flickers in and out of light wood's hue) and the tower's own shadow.  Neither is a cube: a
+        cube the fighter brought changes the view where it stands (fifty-sixth pass), so the foot
+        is the lowest row that changed (fifty-eighth pass; stand 975210 under the ``all`` hunt: the
+        paper 4-7 mm under a light base, unchanged, moved the base plane 9.4 mm towards the camera
+        and every layer band straddled two cubes)."""
+        if base_row is None:
+            return None
+        cube_px = self.settings.cube_mm * VIEW_PX_PER_MM
+        labels, _, _, best = self._blobs(obs.cubes & ~obs.hand)
+        changed = np.nonzero(((labels[: base_row + 1] == best) & obs.changed[: base_row + 1]).sum(axis=1)
+                             >= 0.4 * cube_px)[0]
+        if not len(changed) or base_row - int(changed.max()) <= self._edge_reach:
+            return base_row
+        return int(changed.max())
 
     def _foot_hidden_in_front(self, view: SideView, base_row: int, cols: np.ndarray, z: float) -> bool:
         """Whether the blob's lowest row, seen ``z`` mm above the table line, may be the top edge of
