@@ -1,4 +1,4 @@
-"""Fifty-eighth pass (issue 5): the base plane's foot is where the view changed.
+"""Fifty-eighth pass (issue 5): a foot seen under the table line is no lower than the view changed.
 
 The fresh hunt's room 975210 (``all``: a glossy mat, a dim room brought up by gain 2.9, supply
 cubes, a card, a die and a miniature about): under a light base, 4-7 mm below the table line, the
@@ -6,8 +6,8 @@ paper kept the reference's colour but its noise flickers in and out of light woo
 blob's vertical closing joined those pixels to the tower, its lowest full row sat 5.75 mm under the
 line, and the base plane moved 9.4 mm towards the camera: every layer band straddled two cubes, a
 legal stand and y_fork failed on the count (0.85) and a wrong_colour tower passed at 0.97.  A cube
-the fighter brought changes the view where it stands, so the foot is the blob's lowest row that
-changed (``TowerAnalyzer._lowest_changed_row``).
+the fighter brought changes the view where it stands, so a move towards the camera goes no further
+than the blob's lowest row that changed (``TowerAnalyzer._lowest_changed_row``).
 """
 import dataclasses
 
