@@ -1068,6 +1068,7 @@ class TowerAnalyzer:
         result = self.observe(obs.frame, view=view, white_idx=white_idx) if view is not self.view else obs
         # The plane through the base cube's front face: where its bottom edge meets the table.
         base_row = self._base_row(result, view)
+        base_row = self._lowest_changed_row(result, base_row)
         cube_px = self.settings.cube_mm * VIEW_PX_PER_MM
         if base_row is not None:
             z = view.z_of(base_row + 0.5)
@@ -1086,6 +1087,40 @@ class TowerAnalyzer:
                 view = view.moved_to(view.geometry, y)
                 result = self.observe(obs.frame, view=view, white_idx=white_idx)
         return result
+
+    def _lowest_changed_row(self, obs: Observation, base_row: int | None) -> int | None:
+        """Where the tower blob's lowest full row ``base_row`` is seen under the table line far
+        enough to move the base plane towards the camera (0.8 mm to 1.2 cubes): the blob's lowest row
+        whose colour moved off the reference's (by more than a change, ``CHANGE_THRESHOLD``, in some
+        channel) over a countable width (0.4 cube), and no higher than the table line, if
+        ``base_row`` lies further under it than a face's edge blurs (``_edge_reach``); else
+        ``base_row``.
+
+        The blob's vertical closing joins what lies under the foot to the tower, and paper that kept
+        the reference's colour may read as cube colour where the reference did not: in a dim room
+        brought up by gain the paper's noise flickers in and out of light wood's hue.  That is
+        background, no cube: a cube the fighter brought changes the view where it stands (the
+        fifty-sixth pass), so a foot seen under the line is no lower than the lowest row that
+        changed (fifty-eighth pass; stand 975210 under the ``all`` hunt: paper 4-7 mm under a light
+        base moved the base plane 9.4 mm towards the camera, and every layer band straddled two
+        cubes).  Any change counts, a shadow's too (a light face on cream paper in a dim room
+        darkens it by about one factor in every channel, as a shadow does: two_towers 974311).  The
+        row only ever shortens the move: a tower set back (its foot above the line) and a foot out
+        of the step's reach are left as they were.  Nor in a very noisy room (the colours read from
+        the 7 x 7 average, ``_unclip``): stagger 630003 there keeps the twenty-seventh pass's shadow
+        fringe doubt only in the view as the step moves it (not measured further; left as it was)."""
+        if base_row is None or self._unclip is not None:
+            return base_row
+        view, cube = obs.view, self.settings.cube_mm
+        if not -1.2 * cube < view.z_of(base_row + 0.5) < -0.8:
+            return base_row
+        labels, _, _, best = self._blobs(obs.cubes & ~obs.hand)
+        rows = slice(0, base_row + 1)
+        moved = np.abs(obs.colour[rows] - self._reference_view(view)[rows]).max(axis=2) > CHANGE_THRESHOLD
+        changed = np.nonzero(((labels[rows] == best) & moved).sum(axis=1) >= 0.4 * cube * VIEW_PX_PER_MM)[0]
+        if not len(changed) or base_row - int(changed.max()) <= self._edge_reach:
+            return base_row
+        return max(int(changed.max()), view.row(0))
 
     def _foot_hidden_in_front(self, view: SideView, base_row: int, cols: np.ndarray, z: float) -> bool:
         """Whether the blob's lowest row, seen ``z`` mm above the table line, may be the top edge of
