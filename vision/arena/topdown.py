@@ -20,14 +20,8 @@ from vision.arena.geometry import BoardGeometry
 #: Resolution of the top-down view. 1 px per mm resolves 25 mm bases with room to spare
 #: and keeps the per-image cost small next to marker detection.
 PX_PER_MM = 1.0
-#: Offset added before taking logs so black pixels do not blow up the ratios: the change is judged
-#: on log(v + 10), so a few levels of sensor noise in the dark are no colour change.
+#: Offset added before taking logs so black pixels do not blow up the ratios.
 _LOG_OFFSET = 10.0
-#: The offset for the light's fit, on cell means (the noise mostly averaged out): a pixel value is
-#: near linear in light past the sensor's black level (a gamma only changes the factor), so a
-#: lamp scales each channel by one factor at every level; log(v + 10) would bend it (0.6 x takes
-#: a channel at 5 levels down 0.14 in log, one at 85 levels 0.44), a tint on dark, textured art.
-_FIT_OFFSET = 1.0
 _SATURATED = 250.0
 _LOG_SATURATED = float(np.log(255.0 + _LOG_OFFSET))
 #: A channel whose relit reference, clipped or not, differs by less than this (log) was not clipped.
@@ -149,7 +143,7 @@ class SmoothView:
 
     bgr: np.ndarray
     log: np.ndarray
-    coarse_log: np.ndarray | None = None  # (of the cell means, for the light's fit: see _coarse_log)
+    coarse_log: np.ndarray | None = None
     raw: np.ndarray | None = field(default=None, repr=False, compare=False)  # the view before smoothing
 
     @classmethod
@@ -165,7 +159,7 @@ class SmoothView:
         else:
             smooth = cv2.GaussianBlur(view.astype(np.float32), (0, 0), 1.0, dst=out("smooth"))
         log = cv2.log(cv2.add(smooth, _LOG_OFFSET, dst=out("log")), dst=out("log"))
-        return cls(smooth, log, _coarse_log(smooth), view)
+        return cls(smooth, log, _coarse(log), view)
 
 
 @dataclass(frozen=True)
@@ -316,7 +310,7 @@ def _censored_ratio(live: SmoothView, reference: SmoothView, usable: np.ndarray)
     # (5.0 and 4.11 compared each channel with the level); as cv2.min below is given its level.
     at_top = cv2.compare(live.bgr, (_SATURATED,) * 4, cv2.CMP_GE)  # 255 per channel at the top
     log_gain = _light_field_image(reference.log.shape[:2], _lighting_field(live, reference, usable, at_top))
-    unclipped = _relit_log(reference.bgr, log_gain.copy())  # (the gain is read again below)
+    unclipped = cv2.add(reference.log, log_gain)
     clipped = _relit_as_seen(reference, log_gain, unclipped)
     # Below the top the ratio lies between these two: the live pixel clipped as the relit
     # reference is (against that), or unclipped (a shadow took it under the top: against
@@ -336,7 +330,8 @@ def _relit_as_seen(reference: SmoothView, log_gain: np.ndarray, unclipped: np.nd
     smoothing, clipped at the top, smoothed (the reference's unsmoothed view is needed)."""
     if reference.raw is None or reference.raw.dtype != np.uint8:
         return cv2.min(unclipped, (_LOG_SATURATED,) * 4)
-    relit = cv2.min(cv2.multiply(reference.raw.astype(np.float32), cv2.exp(log_gain)), (255.0,) * 4)
+    relit = cv2.multiply(cv2.add(reference.raw.astype(np.float32), _LOG_OFFSET), cv2.exp(log_gain))
+    relit = cv2.min(cv2.subtract(relit, _LOG_OFFSET), (255.0,) * 4)
     smooth = cv2.sepFilter2D(relit, cv2.CV_32F, _SMOOTHING, _SMOOTHING, borderType=cv2.BORDER_REFLECT_101)
     return cv2.log(cv2.add(smooth, _LOG_OFFSET))
 
@@ -351,13 +346,6 @@ def _coarse(image: np.ndarray) -> np.ndarray:
     return cv2.resize(image, (w // _LIGHT_CELL_PX, h // _LIGHT_CELL_PX), interpolation=cv2.INTER_AREA)
 
 
-def _coarse_log(smooth: np.ndarray) -> np.ndarray:
-    """The log of ``smooth``'s means over the lighting fit's cells, as the light's fit takes them
-    (see ``_FIT_OFFSET``)."""
-    coarse = _coarse(smooth)
-    return cv2.log(cv2.add(coarse, (_FIT_OFFSET,) * 4, dst=coarse), dst=coarse)
-
-
 def _lighting_field(
     live: SmoothView, reference: SmoothView, usable: np.ndarray, at_top: np.ndarray | None = None
 ) -> np.ndarray:
@@ -368,16 +356,16 @@ def _lighting_field(
 
     Most of the board is unchanged between reference and live image, so a trimmed
     least-squares fit of the log ratio follows the light and ignores the miniatures. The
-    fit is made on the coarse grid, on the log of the cells' mean values (see ``_FIT_OFFSET``:
-    a gain, one factor at every level), so the full-size log ratio is never formed.
+    fit is made on the coarse grid (cell means of the logs: the mean of a difference is the
+    difference of the means), so the full-size log ratio is never formed.
 
     ``at_top`` (per channel, nonzero where the live view is at the sensor's top) makes a
     cell touching the top in a channel a lower bound in that channel, not a sample (see
     :func:`_censored_fit`). Leaving whole pixels out instead lost every channel of a bright
     board's clipped half, and the field, fitted on the other half, ran wild.
     """
-    live_coarse = _coarse_log(live.bgr) if live.coarse_log is None else live.coarse_log
-    reference_coarse = _coarse_log(reference.bgr) if reference.coarse_log is None else reference.coarse_log
+    live_coarse = _coarse(live.log) if live.coarse_log is None else live.coarse_log
+    reference_coarse = _coarse(reference.log) if reference.coarse_log is None else reference.coarse_log
     coarse = live_coarse - reference_coarse
     vs, us, cells, design = per_mask(usable, "lighting cells", _lighting_cells)
     # (the cells by their index in the flat grid: a gather of rows, where coarse[vs, us] pairs
@@ -483,17 +471,10 @@ def _censored_fit(design: np.ndarray, samples: np.ndarray, bounded: np.ndarray) 
 
 
 def _under_new_light(reference: SmoothView, coefficients: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """The log (of v + ``_LOG_OFFSET``) of the reference under the lighting field (see
-    :func:`_lighting_field`), clipped where the sensor clips (into ``out``, if given)."""
+    """The reference's log plus the lighting field (see :func:`_lighting_field`), clipped
+    where the sensor clips (into ``out``, if given)."""
     log_gain = _light_field_image(reference.log.shape[:2], coefficients, scratch("log gain", reference.log.shape))
-    return cv2.min(_relit_log(reference.bgr, log_gain), (_LOG_SATURATED,) * 4, dst=out)
-
-
-def _relit_log(bgr: np.ndarray, log_gain: np.ndarray) -> np.ndarray:
-    """log(gain x ``bgr`` + ``_LOG_OFFSET``): the gain scales the value, not the value plus the
-    offset (see ``_FIT_OFFSET``); into ``log_gain``."""
-    relit = cv2.multiply(bgr, cv2.exp(log_gain, dst=log_gain), dst=log_gain)
-    return cv2.log(cv2.add(relit, (_LOG_OFFSET,) * 4, dst=relit), dst=relit)
+    return cv2.min(cv2.add(reference.log, log_gain, dst=log_gain), (_LOG_SATURATED,) * 4, dst=out)
 
 
 def _light_field_image(shape: tuple[int, int], coefficients: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
