@@ -42,7 +42,13 @@ OVERLAPPING = [(48, -15, 5.0, 0, SPACE), (56, 15, 5.0, 180, SPACE), (64, 0, 5.0,
                (56, -15, 8.0, 180, SPACE), (56, -15, 8.0, 315, SPACE)]
 
 
-@pytest.mark.xfail(strict=True, reason="main reads the token pair as a fighter on S6 (eighty-seventh pass, left)")
-@pytest.mark.parametrize("case, resting", [(case, True) for case in RESTING] + [(case, False) for case in OVERLAPPING])
+#: The hundred-and-eighth pass settled the first resting pair (its far rim seen whole before the figure behind).
+SETTLED = {(RESTING[0], True)}
+LEFT = pytest.mark.xfail(strict=True, reason="main reads the token pair as a fighter on S6 (eighty-seventh pass, left)")
+
+
+@pytest.mark.parametrize("case, resting", [
+    pytest.param(case, resting, marks=() if (case, resting) in SETTLED else LEFT)
+    for case, resting in [(case, True) for case in RESTING] + [(case, False) for case in OVERLAPPING]])
 def test_a_token_pair_joined_only_faintly_to_the_figure_behind_is_never_read_a_fighter(case, resting):
     _never_wrong(*_stacked_pair_before_a_fighter(*case, resting=resting), 1)

@@ -3614,8 +3614,10 @@ def _rises_out_of_it(score, bare_level: float, view: BoardView, camera: CameraPo
 
 
 #: The most (a share of the disc's own change) the change just past a disc's far rim may keep, on the lines across
-#: its figure's middle, for that rim to be seen whole (see ``_far_rim_seen_whole``).
-_WHOLE_RIM_SHARE = 1 / 3
+#: its figure's middle, for that rim to be seen whole (see ``_far_rim_seen_whole``). Midway between the resting
+#: token pairs' highest (0.26) and the faintest real figure seen past its base (used 940098: 0.32, a figure
+#: much fainter against the board than its base; a third took it for a flat thing).
+_WHOLE_RIM_SHARE = 0.29
 
 
 def _far_rim_seen_whole(score, view: BoardView, camera: CameraPosition, x: float, y: float, r: float, search) -> bool:
