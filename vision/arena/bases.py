@@ -3587,14 +3587,9 @@ def _rises_out_of_it(score, bare_level: float, view: BoardView, camera: CameraPo
     end = _rises_out_end(camera, x, y, r)
     end = max(end, _past_a_token_behind(view, camera, x, y, r))  # (a token lying just behind: the 103rd pass)
     distances = np.arange(-r + 2.0, end, 1.0)
-    h, w = score.shape
-    levels = []
-    for offset in _RISES_OUT_LINES_MM:
-        u, v = view.to_px(x + ax * distances - ay * offset, y + ay * distances + ax * offset)
-        ui, vi = np.round(u).astype(int), np.round(v).astype(int)
-        if not ((ui >= 0) & (ui < w) & (vi >= 0) & (vi < h)).all() or not search[vi, ui].all():
-            return False
-        levels.append(score[vi, ui])
+    levels = _levels_away(score, view, ax, ay, x, y, distances, search)
+    if levels is None:
+        return False
     own = float(np.median(levels[1][distances <= r - 2.0]))
     if own <= 0:
         return False
@@ -3620,6 +3615,22 @@ def _rises_out_of_it(score, bare_level: float, view: BoardView, camera: CameraPo
 _WHOLE_RIM_SHARE = 0.29
 
 
+def _levels_away(score, view: BoardView, ax: float, ay: float, x: float, y: float, distances: np.ndarray,
+                 search) -> list[np.ndarray] | None:
+    """The change score along each line a few mm either side of the centre line away from the camera
+    (``_RISES_OUT_LINES_MM``; direction (ax, ay)) at ``distances`` mm from (x, y), or None where a line leaves the
+    view or crosses a marker's keep-out."""
+    h, w = score.shape
+    levels = []
+    for offset in _RISES_OUT_LINES_MM:
+        u, v = view.to_px(x + ax * distances - ay * offset, y + ay * distances + ax * offset)
+        ui, vi = np.round(u).astype(int), np.round(v).astype(int)
+        if not ((ui >= 0) & (ui < w) & (vi >= 0) & (vi < h)).all() or not search[vi, ui].all():
+            return None
+        levels.append(score[vi, ui])
+    return levels
+
+
 def _far_rim_seen_whole(score, view: BoardView, camera: CameraPosition, x: float, y: float, r: float, search) -> bool:
     """Is the disc's far rim seen whole where a figure standing on it would cross it: on every line a few mm
     either side of the centre line away from the camera (``_RISES_OUT_LINES_MM``), the change over the band just
@@ -3637,14 +3648,9 @@ def _far_rim_seen_whole(score, view: BoardView, camera: CameraPosition, x: float
     ax, ay = camera.away(x, y)
     near, far = _RIM_BAND_MM
     distances = np.arange(-r + 2.0, r + far + 0.01, 1.0)
-    h, w = score.shape
-    levels = []
-    for offset in _RISES_OUT_LINES_MM:
-        u, v = view.to_px(x + ax * distances - ay * offset, y + ay * distances + ax * offset)
-        ui, vi = np.round(u).astype(int), np.round(v).astype(int)
-        if not ((ui >= 0) & (ui < w) & (vi >= 0) & (vi < h)).all() or not search[vi, ui].all():
-            return False
-        levels.append(score[vi, ui])
+    levels = _levels_away(score, view, ax, ay, x, y, distances, search)
+    if levels is None:
+        return False
     own = float(np.median(levels[1][distances <= r - 2.0]))
     past = np.max(levels, axis=0)[distances >= r + near]
     return own > 0 and float(past.max()) < _WHOLE_RIM_SHARE * own
