@@ -18,7 +18,6 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.arena import read_arena
 from vision.arena.bases import board_noise, change_mask
 from vision.arena.reader import prepare_reference, register
 from vision.arena.topdown import SmoothView, change_between
